@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Exceptions thrown for bad input at run time.
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace synperf {
+
+/// Base of every error synperf throws for bad input.
+class error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Bad sizes, unknown names, values out of range.
+class invalid_argument : public error {
+public:
+    using error::error;
+};
+
+/// A malformed file (weights, GPU spec, CSV): carries the source, line and column.
+class load_error : public error {
+public:
+    load_error(std::string source, std::size_t line, std::size_t column, const std::string& what)
+        : error(format(source, line, column, what)), path_(std::move(source)), line_(line), column_(column) {}
+    [[nodiscard]] const std::string& path() const noexcept { return path_; }
+    [[nodiscard]] std::size_t line() const noexcept { return line_; }
+    [[nodiscard]] std::size_t column() const noexcept { return column_; }
+
+private:
+    static std::string format(const std::string& source, std::size_t line, std::size_t column,
+                              const std::string& what) {
+        std::string s = "synperf: " + source;
+        if (line != 0) s += ":" + std::to_string(line);
+        if (column != 0) s += ":" + std::to_string(column);
+        return s + ": " + what;
+    }
+    std::string path_;
+    std::size_t line_;
+    std::size_t column_;
+};
+
+namespace detail {
+/// Every run-time throw goes through here; deliberately not constexpr, so a failed check
+/// inside a constant expression becomes a compile error that points at the message.
+[[noreturn]] inline void report_error(const std::string& what) { throw invalid_argument("synperf: " + what); }
+}  // namespace detail
+
+}  // namespace synperf

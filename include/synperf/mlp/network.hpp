@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file An MLP efficiency model: dense layers with BatchNorm folded in, plus its input description.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace synperf::mlp {
+
+/// Activation after a dense layer.
+enum class activation { identity, relu, sigmoid };
+
+/// y = act(W x + b); W is `out x in`, row-major.
+struct dense_layer {
+    std::size_t in = 0;
+    std::size_t out = 0;
+    activation act = activation::relu;
+    std::vector<float> weights;  ///< out * in values, row-major
+    std::vector<float> bias;     ///< out values
+};
+
+/// A categorical input, one-hot encoded after the numeric features, in the order of `levels`.
+struct categorical_input {
+    std::string name;                 ///< e.g. "framework"
+    std::vector<std::string> levels;  ///< e.g. {"trtllm", "sglang", "vllm"}
+};
+
+/// A trained efficiency model for one kernel family.
+///
+/// Input vector: `log1p(feature_i)` for each numeric feature (the order of `feature_names`), then one
+/// one-hot block per categorical input. Any standardisation is folded into the first layer at export,
+/// BatchNorm into the layer before it. The last layer has width 1 and a sigmoid: the efficiency.
+struct network {
+    std::string family;                          ///< kernel family name, e.g. "gemm"
+    std::vector<std::string> feature_names;      ///< numeric inputs, in order
+    std::vector<categorical_input> categoricals; ///< categorical inputs, in order
+    std::vector<dense_layer> layers;             ///< first to last
+    std::string meta;                            ///< free-form provenance (data, seed, epochs)
+
+    /// Width of the input vector.
+    [[nodiscard]] std::size_t input_width() const noexcept {
+        std::size_t w = feature_names.size();
+        for (const auto& c : categoricals) w += c.levels.size();
+        return w;
+    }
+};
+
+}  // namespace synperf::mlp
