@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Installs the dependencies, builds the synperf CLI and predicts a 4096^3 bf16 GEMM on three GPUs.
+# Needs no data directory.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+build_dir="${BUILD_DIR:-build}"
+
+bash scripts/install-deps.sh
+
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release
+cmake --build "$build_dir" -j"$(nproc)" --target synperf_cli
+
+synperf="$build_dir/tools/synperf"
+set -x
+"$synperf" gpus
+for gpu in h100_sxm a100_sxm rtx_pro_6000_server; do
+  "$synperf" predict gemm --gpu "$gpu" --m 4096 --n 4096 --k 4096
+done
