@@ -32,6 +32,10 @@ struct kernel_launch {
     dispatch_kind dispatch = dispatch_kind::hardware;
     std::int64_t persistent_ctas = 0;  ///< persistent grid size (0: one CTA per SM slot, capped at the units)
     std::vector<task_class> tasks;     ///< task classes in grid / work-unit order
+    /// Bytes the kernel touches that are served by L2 without a DRAM access (already resident, e.g. an
+    /// activation written by the previous kernel). Together with the tasks' `dram_bytes` these are the
+    /// kernel's compulsory traffic; tile re-reads beyond it are in the tasks' `l2_bytes`.
+    double l2_resident_bytes = 0;
 };
 
 }  // namespace synperf::work

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file The CostModel concept: features -> efficiency (theoretical time / measured time).
+#include <concepts>
+#include <cstddef>
+#include <span>
+
+namespace synperf::cost {
+
+/// A cost model maps a family's feature vector and framework level to an efficiency in (0, 1].
+///
+/// Requires:
+/// - `c.efficiency(features, framework_level)` -> `double` in (0, 1]; latency = theoretical / efficiency.
+/// Models: `mlp_cost` (the trained MLP), `roofline_cost` (efficiency 1: the theoretical time itself).
+/// See: docs/concepts.md#costmodel
+template <class C>
+concept CostModel = requires(const C& c, std::span<const double> features, std::size_t framework_level) {
+    { c.efficiency(features, framework_level) } -> std::convertible_to<double>;
+};
+
+}  // namespace synperf::cost

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file A small strict CSV reader (no quoting: the measurement tables have none) with file:line errors.
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include "synperf/error.hpp"
+
+namespace synperf::data {
+
+/// A CSV table held as text with views per field; rows remember their line numbers.
+class csv_table {
+public:
+    /// Parses `text`; `source` names it in errors. Every row must have as many fields as the header.
+    csv_table(std::string text, std::string source) : text_(std::move(text)), source_(std::move(source)) { parse(); }
+
+    /// Reads and parses a file; I/O errors name the path and the system's reason.
+    static csv_table load(const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) throw load_error(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
+        std::ostringstream ss;
+        ss << in.rdbuf();
+        return csv_table(ss.str(), path);
+    }
+
+    [[nodiscard]] const std::string& source() const noexcept { return source_; }
+    [[nodiscard]] std::size_t rows() const noexcept { return lines_.size(); }
+    [[nodiscard]] const std::vector<std::string_view>& header() const noexcept { return header_; }
+
+    /// Index of a required column; a missing one is a load_error naming the columns found.
+    [[nodiscard]] std::size_t column(std::string_view name) const {
+        for (std::size_t i = 0; i < header_.size(); ++i)
+            if (header_[i] == name) return i;
+        std::string found;
+        for (auto h : header_) found += (found.empty() ? "" : ",") + std::string(h);
+        throw load_error(source_, 1, 0, "expected a column '" + std::string(name) + "', got columns " + found);
+    }
+    [[nodiscard]] bool has_column(std::string_view name) const noexcept {
+        for (auto h : header_)
+            if (h == name) return true;
+        return false;
+    }
+    /// Field `col` of data row `row` (0-based).
+    [[nodiscard]] std::string_view field(std::size_t row, std::size_t col) const noexcept {
+        return fields_[row * header_.size() + col];
+    }
+    /// 1-based line number of data row `row`.
+    [[nodiscard]] std::size_t line(std::size_t row) const noexcept { return lines_[row]; }
+
+    /// Field as a finite number; anything else is a load_error with file:line and the column.
+    [[nodiscard]] double number(std::size_t row, std::size_t col) const {
+        const std::string_view f = field(row, col);
+        double v = 0;
+        const auto [ptr, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
+        if (ec != std::errc() || ptr != f.data() + f.size() || !std::isfinite(v))
+            throw load_error(source_, line(row), 0,
+                             "column '" + std::string(header_[col]) + "': expected a finite number, got '" + std::string(f) + "'");
+        return v;
+    }
+    /// Field as a positive integer.
+    [[nodiscard]] std::int64_t positive_integer(std::size_t row, std::size_t col) const {
+        const std::string_view f = field(row, col);
+        std::int64_t v = 0;
+        const auto [ptr, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
+        if (ec != std::errc() || ptr != f.data() + f.size() || v <= 0)
+            throw load_error(source_, line(row), 0,
+                             "column '" + std::string(header_[col]) + "': expected a positive integer, got '" + std::string(f) + "'");
+        return v;
+    }
+
+private:
+    void parse() {
+        std::string_view all(text_);
+        std::size_t pos = 0, line_no = 0;
+        bool have_header = false;
+        while (pos < all.size()) {
+            std::size_t end = all.find('\n', pos);
+            if (end == std::string_view::npos) end = all.size();
+            std::string_view line = all.substr(pos, end - pos);
+            pos = end + 1;
+            ++line_no;
+            if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+            if (line.empty()) continue;
+            std::size_t count = 0, start = 0;
+            std::vector<std::string_view>& out = have_header ? fields_ : header_;
+            for (;;) {
+                const std::size_t comma = line.find(',', start);
+                out.push_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+                ++count;
+                if (comma == std::string_view::npos) break;
+                start = comma + 1;
+            }
+            if (!have_header) {
+                have_header = true;
+                continue;
+            }
+            if (count != header_.size())
+                throw load_error(source_, line_no, 0,
+                                 "expected " + std::to_string(header_.size()) + " fields, got " + std::to_string(count));
+            lines_.push_back(line_no);
+        }
+        if (!have_header) throw load_error(source_, 1, 0, "expected a header line, got an empty file");
+    }
+
+    std::string text_;
+    std::string source_;
+    std::vector<std::string_view> header_;
+    std::vector<std::string_view> fields_;
+    std::vector<std::size_t> lines_;
+};
+
+}  // namespace synperf::data

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Measured bf16 GEMM latencies from the aiconfigurator-format tables.
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "synperf/data/csv.hpp"
+#include "synperf/data/protocol.hpp"
+#include "synperf/family/gemm.hpp"
+#include "synperf/gpu/registry.hpp"
+
+namespace synperf::data {
+
+/// One measured GEMM.
+struct measured_gemm {
+    std::string gpu;        ///< canonical GPU id
+    std::string framework;  ///< trtllm, sglang or vllm
+    family::gemm_problem problem;
+    double latency_us = 0;
+    std::uint64_t shape_hash = 0;  ///< hash of (n, k): the seen split key
+};
+
+/// Framework of a row from the table's kernel_source; empty for kernels that are not cuBLAS bf16 GEMMs.
+[[nodiscard]] inline std::string gemm_framework(std::string_view kernel_source) {
+    if (kernel_source == "torch_flow") return "trtllm";
+    if (kernel_source == "sglang") return "sglang";
+    if (kernel_source == "vllm_default") return "vllm";
+    return {};
+}
+
+/// Reads the bf16 rows of one `gemm_perf.csv`; `gpu` is the folder's GPU.
+inline void read_gemm_file(const std::filesystem::path& file, const std::string& gpu, std::vector<measured_gemm>& out) {
+    const csv_table t = csv_table::load(file.string());
+    const std::size_t c_src = t.column("kernel_source"), c_dtype = t.column("gemm_dtype"), c_m = t.column("m"),
+                      c_n = t.column("n"), c_k = t.column("k"), c_lat = t.column("latency");
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        if (t.field(r, c_dtype) != "bfloat16") continue;
+        std::string fw = gemm_framework(t.field(r, c_src));
+        if (fw.empty()) continue;
+        measured_gemm g;
+        g.gpu = gpu;
+        g.framework = std::move(fw);
+        g.problem = {t.positive_integer(r, c_m), t.positive_integer(r, c_n), t.positive_integer(r, c_k), family::gemm_dtype::bf16};
+        const double ms = t.number(r, c_lat);
+        if (!(ms > 0)) throw load_error(file.string(), t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
+        g.latency_us = ms * 1e3;
+        g.shape_hash = shape_hash({g.problem.n, g.problem.k});
+        out.push_back(std::move(g));
+    }
+}
+
+/// Every bf16 GEMM row under `data_dir` (aiconfigurator/ and aiconfigurator_sglang/), in a stable order.
+[[nodiscard]] inline std::vector<measured_gemm> read_gemm_rows(const std::filesystem::path& data_dir) {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> files;
+    for (const char* collection : {"aiconfigurator", "aiconfigurator_sglang"}) {
+        const fs::path root = data_dir / collection;
+        std::error_code ec;
+        if (!fs::is_directory(root, ec)) continue;
+        for (const auto& entry : fs::directory_iterator(root))
+            if (entry.is_directory() && fs::exists(entry.path() / "gemm_perf.csv")) files.push_back(entry.path() / "gemm_perf.csv");
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw load_error(data_dir.string(), 0, 0, "expected aiconfigurator*/<gpu>/gemm_perf.csv files, found none");
+    std::vector<measured_gemm> rows;
+    for (const fs::path& f : files) {
+        const std::string gpu = gpu::find_gpu(f.parent_path().filename().string()).name;
+        read_gemm_file(f, gpu, rows);
+    }
+    return rows;
+}
+
+}  // namespace synperf::data

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Feature analyzer: scheduled kernels -> task-, SM- and GPU-level cycle counts and the theoretical time.
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
+#include "synperf/gpu/numbers.hpp"
+#include "synperf/scheduler/concept.hpp"
+#include "synperf/work/launch.hpp"
+#include "synperf/work/task.hpp"
+
+namespace synperf::features {
+
+/// The pipe or memory level that sets a kernel's theoretical time.
+enum class bottleneck { tensor, fma, xu, dram, l2, smem };
+
+[[nodiscard]] constexpr std::string_view to_string(bottleneck b) noexcept {
+    switch (b) {
+        case bottleneck::tensor: return "tensor";
+        case bottleneck::fma: return "fma";
+        case bottleneck::xu: return "xu";
+        case bottleneck::dram: return "dram";
+        case bottleneck::l2: return "l2";
+        case bottleneck::smem: return "smem";
+    }
+    return "?";
+}
+
+/// Cycle counts of one scheduled kernel (tensor clock).
+struct kernel_features {
+    work::pipe_cycles all;     ///< whole-GPU work / whole-GPU rate (every SM busy)
+    work::pipe_cycles sm_max;  ///< busiest SM's work / one SM's rate (imbalance, wave quantization)
+    double makespan_cycles = 0;     ///< scheduler's makespan
+    double compulsory_dram_cycles = 0;  ///< the kernel's DRAM bytes at full DRAM bandwidth
+    double resident_l2_cycles = 0;      ///< bytes served from L2 only, at full L2 bandwidth
+    double theoretical_cycles = 0;      ///< lower bound: max over pipes (busiest SM) and memory levels
+    bottleneck limiter = bottleneck::tensor;
+    double waves = 0;
+    double tasks = 0;
+    int slots_per_sm = 1;
+    int busy_sms = 0;
+    work::task_work total;   ///< whole-kernel work
+};
+
+/// Analyzes one kernel after scheduling.
+///
+/// The theoretical time is a lower bound on the measured time: the busiest SM must run its tensor, FMA,
+/// XU and shared-memory work at peak rate, and the GPU must move the kernel's compulsory DRAM bytes at
+/// DRAM bandwidth and its L2-resident bytes at L2 bandwidth. Tile re-reads through L2 are features only.
+[[nodiscard]] inline kernel_features analyze(const work::kernel_launch& k, const scheduler::schedule_result& s,
+                                             const gpu::gpu_numbers& g) {
+    kernel_features f;
+    f.total = s.total;
+    f.all = work::sm_cycles(s.total, g);
+    const double sms = g.sm_count;
+    f.all.tensor /= sms;
+    f.all.fma /= sms;
+    f.all.xu /= sms;
+    f.all.dram /= sms;
+    f.all.l2 /= sms;
+    f.all.smem /= sms;
+    f.sm_max = work::sm_cycles(s.sm_max, g);
+    f.makespan_cycles = s.makespan_cycles;
+    f.compulsory_dram_cycles = s.total.dram_bytes / g.dram_bytes_per_clk();
+    f.resident_l2_cycles = k.l2_resident_bytes / g.l2_bytes_per_clk();
+    f.waves = s.waves;
+    f.tasks = static_cast<double>(s.tasks);
+    f.slots_per_sm = s.slots_per_sm;
+    f.busy_sms = s.busy_sms;
+
+    struct candidate {
+        double cycles;
+        bottleneck b;
+    };
+    const candidate c[] = {{f.sm_max.tensor, bottleneck::tensor}, {f.sm_max.fma, bottleneck::fma},
+                           {f.sm_max.xu, bottleneck::xu},         {f.sm_max.smem, bottleneck::smem},
+                           {f.compulsory_dram_cycles, bottleneck::dram}, {f.resident_l2_cycles, bottleneck::l2}};
+    const auto best = std::max_element(std::begin(c), std::end(c),
+                                       [](const candidate& a, const candidate& b) { return a.cycles < b.cycles; });
+    f.theoretical_cycles = best->cycles;
+    f.limiter = best->b;
+    return f;
+}
+
+/// Microseconds for a cycle count at the tensor clock.
+[[nodiscard]] constexpr double cycles_to_us(double cycles, const gpu::gpu_numbers& g) noexcept {
+    return cycles / g.tensor_clock_mhz;
+}
+
+}  // namespace synperf::features

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file What a prediction returns.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace synperf {
+
+/// One kernel of a predicted op.
+struct kernel_report {
+    std::string name;              ///< the decomposer's kernel name (tile, stages, splits)
+    std::int64_t tasks = 0;        ///< CTAs or work units
+    double waves = 0;              ///< ceil(tasks / (slots * SMs)), or per persistent CTA
+    int ctas_per_sm = 0;           ///< resident CTAs per SM
+    int busy_sms = 0;              ///< SMs that received work
+    double theoretical_us = 0;     ///< this kernel's lower bound
+    std::string_view bottleneck;   ///< pipe or memory level that sets the bound
+    double imbalance = 1;          ///< busiest SM's cost / mean SM cost
+};
+
+/// A latency prediction for one op (one or more kernels).
+struct prediction {
+    double latency_us = 0;       ///< predicted latency
+    double efficiency = 0;       ///< theoretical / latency, from the cost model
+    double theoretical_us = 0;   ///< sum of the kernels' lower bounds
+    std::string_view bottleneck; ///< the main kernel's limiting pipe
+    std::vector<kernel_report> kernels;
+    std::vector<double> features;  ///< the cost model's numeric inputs
+};
+
+}  // namespace synperf

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file predictor<G, F, S, C>: a GPU, a kernel family, a scheduler and a cost model composed at compile time.
+#include <algorithm>
+#include <concepts>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "synperf/cost/concept.hpp"
+#include "synperf/cost/mlp_cost.hpp"
+#include "synperf/family/concept.hpp"
+#include "synperf/features/analysis.hpp"
+#include "synperf/gpu/concept.hpp"
+#include "synperf/gpu/numbers.hpp"
+#include "synperf/gpu/occupancy.hpp"
+#include "synperf/predictor/prediction.hpp"
+#include "synperf/scheduler/concept.hpp"
+#include "synperf/scheduler/hardware_round_robin.hpp"
+#include "synperf/scheduler/min_heap_persistent.hpp"
+#include "synperf/scheduler/run.hpp"
+
+namespace synperf {
+
+namespace predictor_detail {
+
+inline scheduler::schedule_options options_for(const work::kernel_launch& k, const gpu::gpu_numbers& g) {
+    scheduler::schedule_options o;
+    o.slots_per_sm = gpu::ctas_per_sm(g, k.launch);
+    if (work::is_persistent(k.dispatch)) {
+        o.persistent_ctas = k.persistent_ctas;
+        o.order = k.dispatch == work::dispatch_kind::persistent_longest_first ? scheduler::unit_order::longest_first
+                                                                             : scheduler::unit_order::static_stride;
+    }
+    return o;
+}
+
+/// The pipeline: decompose -> schedule (main kernel with `schedule_main`, the others by their dispatch kind)
+/// -> analyze -> features -> cost model. Instantiated once per (family, cost model), not per GPU.
+template <family::KernelFamily F, class ScheduleMain, cost::CostModel C>
+prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g, std::string_view framework,
+                   ScheduleMain&& schedule_main, const C& cost) {
+    const std::size_t level = F::framework_level(framework);
+    const typename F::plan_type plan = F::plan(p, g);
+    std::vector<features::kernel_features> analyzed;
+    analyzed.reserve(plan.kernels.size());
+    prediction out;
+    out.kernels.reserve(plan.kernels.size());
+    for (std::size_t i = 0; i < plan.kernels.size(); ++i) {
+        const work::kernel_launch& k = plan.kernels[i];
+        const scheduler::schedule_options o = options_for(k, g);
+        const scheduler::schedule_result s =
+            i == 0 ? schedule_main(k, g, o) : scheduler::run_scheduler(k.dispatch, std::span<const work::task_class>(k.tasks), g, o);
+        analyzed.push_back(features::analyze(k, s, g));
+        const features::kernel_features& f = analyzed.back();
+        const double mean_sm = work::task_cost(s.total, g) / g.sm_count;
+        out.kernels.push_back(kernel_report{k.name, s.tasks, s.waves, s.slots_per_sm, s.busy_sms,
+                                            features::cycles_to_us(f.theoretical_cycles, g),
+                                            features::to_string(f.limiter),
+                                            mean_sm > 0 ? s.makespan_cycles / mean_sm : 1.0});
+        out.theoretical_us += out.kernels.back().theoretical_us;
+    }
+    const auto x = F::features(p, plan, std::span<const features::kernel_features>(analyzed), g);
+    out.features.assign(x.begin(), x.end());
+    out.efficiency = cost.efficiency(std::span<const double>(x), level);
+    out.latency_us = out.theoretical_us / out.efficiency;
+    out.bottleneck = out.kernels.front().bottleneck;
+    return out;
+}
+
+}  // namespace predictor_detail
+
+/// The scheduler a family's main kernel needs on GPU G.
+template <family::KernelFamily F, gpu::GpuSpec G>
+using default_scheduler_t = std::conditional_t<work::is_persistent(F::main_dispatch(G::numbers)),
+                                               scheduler::min_heap_persistent, scheduler::hardware_round_robin>;
+
+/// A predictor composed at compile time from a GPU policy, a kernel family, a scheduler and a cost model.
+///
+/// The scheduler defaults to the one the family's main kernel needs on G; choosing one of the wrong kind
+/// (a persistent kernel on the hardware dispatcher, or the reverse) is a compile error.
+template <gpu::GpuSpec G, family::KernelFamily F, scheduler::Scheduler S = default_scheduler_t<F, G>,
+          cost::CostModel C = cost::mlp_cost>
+class predictor {
+    static_assert(work::is_persistent(F::main_dispatch(G::numbers)) ==
+                      std::same_as<typename S::dispatch, scheduler::persistent_dispatch_tag>,
+                  "synperf: scheduler S cannot place family F's main kernel on GPU G: persistent kernels need "
+                  "scheduler::min_heap_persistent, one-CTA-per-tile kernels need scheduler::hardware_round_robin; "
+                  "omit S to get the right one");
+
+public:
+    using gpu_type = G;
+    using family_type = F;
+    using scheduler_type = S;
+    using cost_model_type = C;
+    using problem_type = typename F::problem_type;
+
+    predictor() = default;
+    explicit predictor(C cost) : cost_(std::move(cost)) {}
+
+    /// Predicts one op; `framework` selects the categorical input (see F::framework_levels).
+    [[nodiscard]] prediction predict(const problem_type& p, std::string_view framework = F::framework_levels[0]) const {
+        return predictor_detail::predict<F>(
+            p, G::numbers, framework,
+            [](const work::kernel_launch& k, const gpu::gpu_numbers& g, const scheduler::schedule_options& o) {
+                return S::schedule(std::span<const work::task_class>(k.tasks), g, o);
+            },
+            cost_);
+    }
+    [[nodiscard]] const C& cost_model() const noexcept { return cost_; }
+
+private:
+    C cost_{};
+};
+
+/// A predictor for a GPU known only at run time (by name or from a spec file): one instantiation per family.
+template <family::KernelFamily F, cost::CostModel C = cost::mlp_cost>
+class runtime_predictor {
+public:
+    using family_type = F;
+    using problem_type = typename F::problem_type;
+
+    runtime_predictor(gpu::gpu_numbers numbers, C cost) : numbers_(gpu::validate(numbers)), cost_(std::move(cost)) {}
+
+    [[nodiscard]] prediction predict(const problem_type& p, std::string_view framework = F::framework_levels[0]) const {
+        return predictor_detail::predict<F>(
+            p, numbers_, framework,
+            [](const work::kernel_launch& k, const gpu::gpu_numbers& g, const scheduler::schedule_options& o) {
+                return scheduler::run_scheduler(k.dispatch, std::span<const work::task_class>(k.tasks), g, o);
+            },
+            cost_);
+    }
+    [[nodiscard]] const gpu::gpu_numbers& numbers() const noexcept { return numbers_; }
+    [[nodiscard]] const C& cost_model() const noexcept { return cost_; }
+
+private:
+    gpu::gpu_numbers numbers_;
+    C cost_;
+};
+
+}  // namespace synperf
