@@ -13,9 +13,11 @@ bash scripts/install-deps.sh
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build_dir" -j"$(nproc)" --target synperf_cli
 
+# show(<command>...): prints the command, then runs it.
+show() { echo "\$ $*"; "$@"; }
+
 synperf="$build_dir/tools/synperf"
-set -x
-"$synperf" gpus
+show "$synperf" gpus
 for gpu in h100_sxm a100_sxm rtx_pro_6000_server; do
-  "$synperf" predict gemm --gpu "$gpu" --m 4096 --n 4096 --k 4096
+  show "$synperf" predict gemm --gpu "$gpu" --m 4096 --n 4096 --k 4096
 done
