@@ -188,7 +188,7 @@ inline gemm_config select_config(const gemm_problem& p, const gpu::gpu_numbers& 
         }
     }
     if (!std::isfinite(best.estimate))
-        detail::report_error("gemm: no tile configuration fits this GPU's shared memory (smem_per_cta_bytes = " +
+        synperf::detail::report_error("gemm: no tile configuration fits this GPU's shared memory (smem_per_cta_bytes = " +
                              std::to_string(g.smem_per_cta_bytes) + ")");
     return best.config;
 }
@@ -214,7 +214,7 @@ struct gemm {
     static std::size_t framework_level(std::string_view framework) {
         if (framework == "trtllm") return 0;
         if (framework == "sglang" || framework == "vllm" || framework == "torch") return 1;
-        detail::report_error("gemm: unknown framework '" + std::string(framework) + "'; known: trtllm, sglang, vllm");
+        synperf::detail::report_error("gemm: unknown framework '" + std::string(framework) + "'; known: trtllm, sglang, vllm");
     }
 
     static constexpr std::array<std::string_view, 23> feature_names{
@@ -233,16 +233,16 @@ struct gemm {
     /// Rejects zero, negative and overflowing shapes.
     static void validate(const gemm_problem& p) {
         const auto check = [](std::int64_t v, const char* dim) {
-            if (v <= 0) detail::report_error(std::string("gemm: ") + dim + " must be > 0, got " + std::to_string(v));
+            if (v <= 0) synperf::detail::report_error(std::string("gemm: ") + dim + " must be > 0, got " + std::to_string(v));
             if (v > (std::int64_t{1} << 31))
-                detail::report_error(std::string("gemm: ") + dim + " must be <= 2^31, got " + std::to_string(v));
+                synperf::detail::report_error(std::string("gemm: ") + dim + " must be <= 2^31, got " + std::to_string(v));
         };
         check(p.m, "m");
         check(p.n, "n");
         check(p.k, "k");
         const double largest = std::max({double(p.m) * double(p.n), double(p.m) * double(p.k), double(p.n) * double(p.k)});
         if (largest > 0x1p40)
-            detail::report_error("gemm: an operand of " + std::to_string(largest) + " elements exceeds 2^40 (no GPU holds it)");
+            synperf::detail::report_error("gemm: an operand of " + std::to_string(largest) + " elements exceeds 2^40 (no GPU holds it)");
     }
 
     /// Decomposes one GEMM on one GPU.

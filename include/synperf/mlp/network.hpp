@@ -35,6 +35,8 @@ struct network {
     std::vector<std::string> feature_names;      ///< numeric inputs, in order
     std::vector<categorical_input> categoricals; ///< categorical inputs, in order
     std::vector<dense_layer> layers;             ///< first to last
+    std::vector<double> feature_min;             ///< training range per numeric feature (empty: unknown)
+    std::vector<double> feature_max;             ///< training range per numeric feature (empty: unknown)
     std::string meta;                            ///< free-form provenance (data, seed, epochs)
 
     /// Width of the input vector.

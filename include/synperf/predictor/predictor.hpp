@@ -37,12 +37,10 @@ inline scheduler::schedule_options options_for(const work::kernel_launch& k, con
     return o;
 }
 
-/// The pipeline: decompose -> schedule (main kernel with `schedule_main`, the others by their dispatch kind)
-/// -> analyze -> features -> cost model. Instantiated once per (family, cost model), not per GPU.
-template <family::KernelFamily F, class ScheduleMain, cost::CostModel C>
-prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g, std::string_view framework,
-                   ScheduleMain&& schedule_main, const C& cost) {
-    const std::size_t level = F::framework_level(framework);
+/// Everything up to the cost model: decompose -> schedule (the main kernel with `schedule_main`, the others
+/// by their dispatch kind) -> analyze -> features. Fills kernels, theoretical time and features.
+template <family::KernelFamily F, class ScheduleMain>
+prediction analyze(const typename F::problem_type& p, const gpu::gpu_numbers& g, ScheduleMain&& schedule_main) {
     const typename F::plan_type plan = F::plan(p, g);
     std::vector<features::kernel_features> analyzed;
     analyzed.reserve(plan.kernels.size());
@@ -64,9 +62,26 @@ prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g,
     }
     const auto x = F::features(p, plan, std::span<const features::kernel_features>(analyzed), g);
     out.features.assign(x.begin(), x.end());
-    out.efficiency = cost.efficiency(std::span<const double>(x), level);
-    out.latency_us = out.theoretical_us / out.efficiency;
     out.bottleneck = out.kernels.front().bottleneck;
+    return out;
+}
+
+/// Schedules with the built-in scheduler each kernel's dispatch kind asks for.
+struct schedule_by_dispatch {
+    scheduler::schedule_result operator()(const work::kernel_launch& k, const gpu::gpu_numbers& g,
+                                          const scheduler::schedule_options& o) const {
+        return scheduler::run_scheduler(k.dispatch, std::span<const work::task_class>(k.tasks), g, o);
+    }
+};
+
+/// The whole pipeline: analyze, then the cost model's efficiency. Instantiated once per (family, cost model).
+template <family::KernelFamily F, class ScheduleMain, cost::CostModel C>
+prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g, std::string_view framework,
+                   ScheduleMain&& schedule_main, const C& cost) {
+    const std::size_t level = F::framework_level(framework);
+    prediction out = analyze<F>(p, g, schedule_main);
+    out.efficiency = cost.efficiency(std::span<const double>(out.features), level);
+    out.latency_us = out.theoretical_us / out.efficiency;
     return out;
 }
 
@@ -127,10 +142,7 @@ public:
     [[nodiscard]] prediction predict(const problem_type& p, std::string_view framework = F::framework_levels[0]) const {
         return predictor_detail::predict<F>(
             p, numbers_, framework,
-            [](const work::kernel_launch& k, const gpu::gpu_numbers& g, const scheduler::schedule_options& o) {
-                return scheduler::run_scheduler(k.dispatch, std::span<const work::task_class>(k.tasks), g, o);
-            },
-            cost_);
+predictor_detail::schedule_by_dispatch{}, cost_);
     }
     [[nodiscard]] const gpu::gpu_numbers& numbers() const noexcept { return numbers_; }
     [[nodiscard]] const C& cost_model() const noexcept { return cost_; }

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+// `synperf predict gemm`: one shape from flags, or every row of a CSV file.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <synperf/cost/mlp_cost.hpp>
+#include <synperf/data/csv.hpp>
+#include <synperf/family/gemm.hpp>
+#include <synperf/mlp/format.hpp>
+#include <synperf/predictor/predictor.hpp>
+#if __has_include(<synperf/models/gemm.hpp>)
+#include <synperf/models/gemm.hpp>
+#define SYNPERF_CLI_HAS_EMBEDDED_GEMM 1
+#endif
+
+#include "synperf/common.hpp"
+
+namespace synperf::cli {
+namespace {
+
+struct predict_gemm_options {
+    gpu_choice gpu;
+    std::int64_t m = 0, n = 0, k = 0;
+    std::string dtype = "bf16";
+    std::string framework = "trtllm";
+    std::string weights;
+    std::string csv;
+    bool json = false;
+};
+
+std::shared_ptr<const mlp::network> gemm_model(const std::string& weights) {
+    if (!weights.empty()) return std::make_shared<const mlp::network>(mlp::load_mlp(weights));
+#ifdef SYNPERF_CLI_HAS_EMBEDDED_GEMM
+    return std::shared_ptr<const mlp::network>(&models::gemm(), [](const mlp::network*) {});
+#else
+    return std::make_shared<const mlp::network>(mlp::load_mlp(model_path("gemm", false).string()));
+#endif
+}
+
+family::gemm_dtype parse_dtype(const std::string& s) {
+    if (s == "bf16" || s == "bfloat16") return family::gemm_dtype::bf16;
+    if (s == "fp16" || s == "float16") return family::gemm_dtype::fp16;
+    throw invalid_argument("synperf: gemm: unknown --dtype '" + s + "'; known: bf16, fp16");
+}
+
+/// Features outside the range the model was trained on, by name.
+std::vector<std::string> outside_training_range(const mlp::network& net, const std::vector<double>& x) {
+    std::vector<std::string> out;
+    if (net.feature_min.size() != x.size() || net.feature_max.size() != x.size()) return out;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double lo = net.feature_min[i], hi = net.feature_max[i];
+        const double slack = 0.05 * (hi - lo);
+        if (x[i] < lo - slack || x[i] > hi + slack)
+            out.push_back(fmt::format("{} = {:.4g} (trained on {:.4g} .. {:.4g})", net.feature_names[i], x[i], lo, hi));
+    }
+    return out;
+}
+
+nlohmann::json to_json(const gpu::runtime_gpu& g, const family::gemm_problem& p, const std::string& fw,
+                       const prediction& r, const family::gemm_config& c, const std::vector<std::string>& warnings) {
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const auto& k : r.kernels)
+        kernels.push_back({{"name", k.name}, {"tasks", k.tasks}, {"waves", k.waves}, {"ctas_per_sm", k.ctas_per_sm},
+                           {"busy_sms", k.busy_sms}, {"theoretical_us", k.theoretical_us}, {"bottleneck", k.bottleneck},
+                           {"imbalance", k.imbalance}});
+    return {{"gpu", g.name}, {"family", "gemm"}, {"framework", fw}, {"m", p.m}, {"n", p.n}, {"k", p.k},
+            {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
+            {"bottleneck", r.bottleneck},
+            {"tile", {{"m", c.bm}, {"n", c.bn}, {"k", c.bk}, {"stages", c.stages}, {"split_k", c.split_k},
+                      {"persistent", c.persistent}}},
+            {"waves", r.kernels.front().waves}, {"kernels", kernels}, {"warnings", warnings}};
+}
+
+void print_text(const gpu::runtime_gpu& g, const family::gemm_problem& p, const std::string& fw, const prediction& r,
+                const family::gemm_config& c, const std::vector<std::string>& warnings) {
+    fmt::print("gemm m={} n={} k={} on {} ({}), framework {}\n", p.m, p.n, p.k, g.name, g.display_name, fw);
+    fmt::print("  latency      {:.3f} us\n", r.latency_us);
+    fmt::print("  efficiency   {:.3f}\n", r.efficiency);
+    fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
+    fmt::print("  tile         {}x{}x{}, {} stages, split-K {}, {}\n", c.bm, c.bn, c.bk, c.stages, c.split_k,
+               c.persistent ? "persistent" : "one CTA per tile");
+    for (const auto& k : r.kernels)
+        fmt::print("  kernel       {}: {} tasks, {:.2f} waves, {} CTA/SM, {} SMs busy, imbalance {:.2f}\n", k.name, k.tasks,
+                   k.waves, k.ctas_per_sm, k.busy_sms, k.imbalance);
+    for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+}
+
+void run_predict_gemm(const predict_gemm_options& o) {
+    const gpu::runtime_gpu g = o.gpu.resolve();
+    auto net = gemm_model(o.weights);
+    mlp::check_compatible(*net, family::gemm::name, family::gemm::feature_names, o.weights.empty() ? "gemm model" : o.weights);
+    const runtime_predictor<family::gemm> pred(g.numbers, cost::mlp_cost(net));
+
+    std::vector<family::gemm_problem> problems;
+    if (!o.csv.empty()) {
+        const data::csv_table t = data::csv_table::load(o.csv);
+        const std::size_t cm = t.column("m"), cn = t.column("n"), ck = t.column("k");
+        for (std::size_t r = 0; r < t.rows(); ++r)
+            problems.push_back({t.positive_integer(r, cm), t.positive_integer(r, cn), t.positive_integer(r, ck), parse_dtype(o.dtype)});
+    } else {
+        if (o.m == 0 && o.n == 0 && o.k == 0) throw invalid_argument("synperf: predict gemm: give --m, --n and --k, or --csv FILE");
+        problems.push_back({o.m, o.n, o.k, parse_dtype(o.dtype)});
+    }
+    for (const auto& p : problems) family::gemm::validate(p);
+
+    nlohmann::json rows = nlohmann::json::array();
+    if (!o.csv.empty() && !o.json) fmt::print("m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,split_k,waves\n");
+    for (const auto& p : problems) {
+        const prediction r = pred.predict(p, o.framework);
+        const family::gemm_config c = family::gemm::plan(p, g.numbers).config;
+        const auto warnings = outside_training_range(*net, r.features);
+        if (o.json) {
+            rows.push_back(to_json(g, p, o.framework, r, c, warnings));
+        } else if (!o.csv.empty()) {
+            fmt::print("{},{},{},{:.4f},{:.4f},{:.4f},{},{}x{}x{},{},{:.3f}\n", p.m, p.n, p.k, r.latency_us, r.efficiency,
+                       r.theoretical_us, r.bottleneck, c.bm, c.bn, c.bk, c.split_k, r.kernels.front().waves);
+        } else {
+            print_text(g, p, o.framework, r, c, warnings);
+        }
+    }
+    if (o.json) fmt::print("{}\n", (o.csv.empty() ? rows[0] : rows).dump(2));
+}
+
+}  // namespace
+
+void add_predict_command(CLI::App& app) {
+    auto* predict = app.add_subcommand("predict", "predict a kernel's latency");
+    predict->require_subcommand(1);
+    static predict_gemm_options o;
+    auto* gemm = predict->add_subcommand("gemm", "bf16/fp16 GEMM as cuBLAS runs it: Y[m,n] = X[m,k] W[n,k]^T");
+    o.gpu.add_to(*gemm);
+    gemm->add_option("--m", o.m, "rows of X and Y (tokens)");
+    gemm->add_option("--n", o.n, "output features");
+    gemm->add_option("--k", o.k, "input features");
+    gemm->add_option("--dtype", o.dtype, "bf16 or fp16")->capture_default_str();
+    gemm->add_option("--framework", o.framework, "trtllm, sglang or vllm (the collector the model mimics)")
+        ->check(CLI::IsMember({"trtllm", "sglang", "vllm"}))
+        ->capture_default_str();
+    gemm->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
+    gemm->add_option("--csv", o.csv, "CSV with columns m,n,k: predict every row");
+    gemm->add_flag("--json", o.json, "print JSON");
+    gemm->final_callback([] { run_predict_gemm(o); });
+}
+
+}  // namespace synperf::cli

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Shared pieces of the synperf CLI: GPU selection, data and model locations.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include <synperf/data/data_dir.hpp>
+#include <synperf/error.hpp>
+#include <synperf/gpu/registry.hpp>
+#include <synperf/gpu/spec_file.hpp>
+
+namespace synperf::cli {
+
+/// Options that pick a GPU: a catalogue name or a spec file, then single-field overrides.
+struct gpu_choice {
+    std::string name;
+    std::string spec_file;
+    std::vector<std::string> overrides;
+
+    void add_to(CLI::App& app, bool required = true) {
+        auto* g = app.add_option("--gpu", name, "GPU id or alias (see `synperf gpus`)");
+        auto* s = app.add_option("--gpu-spec", spec_file, "GPU spec file (a hypothetical GPU)");
+        g->excludes(s);
+        if (required) app.callback([this] {
+            if (name.empty() && spec_file.empty()) throw CLI::RequiredError("--gpu or --gpu-spec");
+        });
+        app.add_option("--set", overrides, "override one GPU field, e.g. --set dram_gbps=4000")->take_all();
+    }
+    [[nodiscard]] gpu::runtime_gpu resolve() const {
+        gpu::runtime_gpu g = spec_file.empty() ? gpu::find_gpu(name) : gpu::load_gpu_spec(spec_file);
+        for (const auto& o : overrides) gpu::apply_override(g, o);
+        return g;
+    }
+};
+
+/// The project's source directory (for models/ and the default data directory).
+inline std::filesystem::path source_dir() { return std::filesystem::path(SYNPERF_SOURCE_DIR); }
+
+/// The measured-data directory, or a clear error when there is none.
+inline std::filesystem::path require_data_dir(const std::string& flag) {
+    auto d = data::find_data_dir(flag, source_dir());
+    if (!d || !std::filesystem::is_directory(*d))
+        throw invalid_argument("synperf: no data directory: pass --data DIR or set SYNPERF_DATA (default: " +
+                               (source_dir() / ".." / "shared" / "data").string() + ")");
+    return *d;
+}
+
+/// Where a family's weights live: models/<family>.mlp (shipped) or models/protocol/<family>.mlp.
+inline std::filesystem::path model_path(const std::string& family, bool protocol) {
+    return protocol ? source_dir() / "models" / "protocol" / (family + ".mlp") : source_dir() / "models" / (family + ".mlp");
+}
+
+void add_gpus_command(CLI::App& app);
+void add_predict_command(CLI::App& app);
+void add_train_command(CLI::App& app);
+void add_eval_command(CLI::App& app);
+
+}  // namespace synperf::cli
