@@ -40,6 +40,7 @@ struct schedule_result {
     work::task_work total;          ///< all work, whole GPU
     work::task_work sm_max;         ///< per field, the largest load any one SM received
     std::vector<work::task_work> per_sm;  ///< per-SM loads, when requested
+    std::int64_t grid_ctas = 0;     ///< CTAs launched: one per task (hardware dispatch), or the persistent grid
 };
 
 /// A scheduler: places task classes on the SMs of a GPU.

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Input checks and per-class costs shared by the schedulers.
+// IWYU pragma: private, include "synperf/scheduler.hpp"
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "synperf/error.hpp"
+#include "synperf/gpu/numbers.hpp"
+#include "synperf/scheduler/concept.hpp"
+#include "synperf/work/task.hpp"
+
+namespace synperf::scheduler::detail {
+
+/// Checked task classes with their costs and totals.
+struct prepared_tasks {
+    std::vector<double> cost;      ///< task_cost of each class, cycles
+    std::int64_t count = 0;        ///< tasks in all classes
+    work::task_work total;         ///< all work
+    double max_cost = 0;           ///< the largest task
+    bool uniform = true;           ///< every non-empty class has the same work (closed forms apply)
+    std::size_t first = 0;         ///< first non-empty class (valid when count > 0)
+    gpu::tensor_dtype tensor_type = gpu::tensor_dtype::bf16;  ///< type given to sums (first class with tensor work)
+};
+
+/// Shortest round-trip text of `v` (std::to_string prints fixed six decimals).
+[[nodiscard]] inline std::string number_text(double v) {
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
+}
+
+[[nodiscard]] inline bool same_work(const work::task_work& a, const work::task_work& b) noexcept {
+    return a.tensor_flop == b.tensor_flop && a.tensor_type == b.tensor_type && a.fma_ops == b.fma_ops &&
+           a.xu_ops == b.xu_ops && a.dram_bytes == b.dram_bytes && a.l2_bytes == b.l2_bytes &&
+           a.smem_bytes == b.smem_bytes;
+}
+
+/// Field-wise maximum (the tensor type of `a` is kept).
+inline void max_into(work::task_work& a, const work::task_work& b) noexcept {
+    a.tensor_flop = std::max(a.tensor_flop, b.tensor_flop);
+    a.fma_ops = std::max(a.fma_ops, b.fma_ops);
+    a.xu_ops = std::max(a.xu_ops, b.xu_ops);
+    a.dram_bytes = std::max(a.dram_bytes, b.dram_bytes);
+    a.l2_bytes = std::max(a.l2_bytes, b.l2_bytes);
+    a.smem_bytes = std::max(a.smem_bytes, b.smem_bytes);
+}
+
+/// An all-zero load carrying the tensor type of the kernel.
+[[nodiscard]] inline work::task_work zero_work(gpu::tensor_dtype t) noexcept {
+    work::task_work w;
+    w.tensor_type = t;
+    return w;
+}
+
+/// Checks the GPU, options and classes (throws `invalid_argument` naming `who` and the bad value) and
+/// computes the per-class costs.
+[[nodiscard]] inline prepared_tasks prepare(std::span<const work::task_class> tasks, const gpu::gpu_numbers& g,
+                                            const schedule_options& o, std::string_view who) {
+    const std::string where(who);
+    if (g.sm_count < 1) synperf::detail::report_error(where + ": sm_count must be >= 1, got " + std::to_string(g.sm_count));
+    if (o.slots_per_sm < 1)
+        synperf::detail::report_error(where + ": slots_per_sm must be >= 1, got " + std::to_string(o.slots_per_sm));
+    if (o.persistent_ctas < 0)
+        synperf::detail::report_error(where + ": persistent_ctas must be >= 0, got " + std::to_string(o.persistent_ctas));
+
+    prepared_tasks p;
+    p.cost.resize(tasks.size());
+    bool have_first = false;
+    bool have_type = false;
+    for (std::size_t k = 0; k < tasks.size(); ++k) {
+        const work::task_class& c = tasks[k];
+        if (c.count < 0)
+            synperf::detail::report_error(where + ": task class " + std::to_string(k) + " count must be >= 0, got " +
+                                          std::to_string(c.count));
+        const std::pair<const char*, double> fields[] = {
+            {"tensor_flop", c.work.tensor_flop}, {"fma_ops", c.work.fma_ops},     {"xu_ops", c.work.xu_ops},
+            {"dram_bytes", c.work.dram_bytes},   {"l2_bytes", c.work.l2_bytes}, {"smem_bytes", c.work.smem_bytes}};
+        for (const auto& [name, value] : fields)
+            if (!(value >= 0) || !std::isfinite(value))
+                synperf::detail::report_error(where + ": task class " + std::to_string(k) + " " + name +
+                                              " must be finite and >= 0, got " + number_text(value));
+        const double cost = work::task_cost(c.work, g);
+        if (!(cost >= 0) || !std::isfinite(cost))
+            synperf::detail::report_error(where + ": task class " + std::to_string(k) +
+                                          " cost must be finite and >= 0 (check the GPU's rates), got " + number_text(cost));
+        p.cost[k] = cost;
+        if (c.count == 0) continue;
+        if (c.count > std::numeric_limits<std::int64_t>::max() - p.count)
+            synperf::detail::report_error(where + ": total task count overflows int64 at class " + std::to_string(k));
+        p.count += c.count;
+        p.max_cost = std::max(p.max_cost, cost);
+        if (!have_type && c.work.tensor_flop > 0) {
+            p.tensor_type = c.work.tensor_type;
+            have_type = true;
+        }
+        if (!have_first) {
+            p.first = k;
+            have_first = true;
+        } else if (p.uniform && !same_work(c.work, tasks[p.first].work)) {
+            p.uniform = false;
+        }
+    }
+    p.total = zero_work(p.tensor_type);
+    for (const work::task_class& c : tasks)
+        if (c.count > 0) p.total += c.work.scaled(static_cast<double>(c.count));
+    return p;
+}
+
+/// Fills the result fields every scheduler computes from per-SM loads the same way.
+inline void finish_from_loads(schedule_result& r, std::vector<work::task_work>& loads, const std::vector<double>& cycles,
+                              const std::vector<std::int64_t>& counts, const prepared_tasks& p, bool keep_per_sm) {
+    r.sm_max = zero_work(p.tensor_type);
+    r.makespan_cycles = 0;
+    r.busy_sms = 0;
+    for (std::size_t s = 0; s < loads.size(); ++s) {
+        loads[s].tensor_type = p.tensor_type;
+        max_into(r.sm_max, loads[s]);
+        r.makespan_cycles = std::max(r.makespan_cycles, cycles[s]);
+        if (counts[s] > 0) ++r.busy_sms;
+    }
+    if (keep_per_sm) r.per_sm = std::move(loads);
+}
+
+/// ceil(a / b) for a >= 0, b > 0, without overflow.
+[[nodiscard]] constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) noexcept { return a / b + (a % b != 0); }
+
+}  // namespace synperf::scheduler::detail

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file The GPU's block scheduler: CTAs in grid order to SMs with a free resident slot.
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "synperf/gpu/numbers.hpp"
+#include "synperf/scheduler/concept.hpp"
+#include "synperf/scheduler/detail/prepared_tasks.hpp"
+#include "synperf/work/task.hpp"
+
+namespace synperf::scheduler {
+
+namespace detail {
+
+/// Walks the CTAs of task classes in grid order.
+class grid_cursor {
+public:
+    explicit grid_cursor(std::span<const work::task_class> tasks) noexcept : tasks_(tasks) {}
+    /// Class of the next CTA; the caller guarantees one is left.
+    std::size_t take() noexcept {
+        while (used_ == tasks_[k_].count) {
+            ++k_;
+            used_ = 0;
+        }
+        ++used_;
+        return k_;
+    }
+
+private:
+    std::span<const work::task_class> tasks_;
+    std::size_t k_ = 0;
+    std::int64_t used_ = 0;
+};
+
+/// The fields every hardware-dispatch result has, before placement.
+[[nodiscard]] inline schedule_result round_robin_base(const gpu::gpu_numbers& g, const schedule_options& o,
+                                                      const prepared_tasks& p) {
+    schedule_result r;
+    r.tasks = p.count;
+    r.grid_ctas = p.count;
+    r.slots_per_sm = o.slots_per_sm;
+    r.waves = static_cast<double>(ceil_div(p.count, std::int64_t{o.slots_per_sm} * g.sm_count));
+    r.total = p.total;
+    r.sm_max = zero_work(p.tensor_type);
+    if (o.per_sm_loads) r.per_sm.assign(static_cast<std::size_t>(g.sm_count), zero_work(p.tensor_type));
+    return r;
+}
+
+/// Closed form for identical tasks: SM i gets floor(n / SMs) tasks, plus one if i < n mod SMs.
+[[nodiscard]] inline schedule_result round_robin_closed_form(std::span<const work::task_class> tasks,
+                                                             const gpu::gpu_numbers& g, const schedule_options& o,
+                                                             const prepared_tasks& p) {
+    schedule_result r = round_robin_base(g, o, p);
+    if (p.count == 0) return r;
+    const std::int64_t sms = g.sm_count;
+    const std::int64_t q = p.count / sms;
+    const std::int64_t rem = p.count % sms;
+    const std::int64_t most = q + (rem > 0 ? 1 : 0);
+    const work::task_work& w = tasks[p.first].work;
+    r.makespan_cycles = static_cast<double>(most) * p.cost[p.first];
+    r.sm_max = w.scaled(static_cast<double>(most));
+    r.sm_max.tensor_type = p.tensor_type;
+    r.busy_sms = static_cast<int>(std::min(p.count, sms));
+    for (std::size_t i = 0; i < r.per_sm.size(); ++i) {
+        r.per_sm[i] = w.scaled(static_cast<double>(q + (std::int64_t(i) < rem ? 1 : 0)));
+        r.per_sm[i].tensor_type = p.tensor_type;
+    }
+    return r;
+}
+
+/// Event-driven simulation with processor sharing on each SM.
+///
+/// Each SM keeps a virtual time that advances at 1/k while k CTAs are resident; a CTA of cost c that
+/// arrives at virtual time v leaves at v + c. CTAs freed at the same instant are refilled breadth-first
+/// (one CTA per SM in SM order, then a second pass), as the initial fill is and as GPGPU-Sim's
+/// issue_block2core loop does; this makes identical tasks land on SM j mod SMs, the closed form.
+/// An SM is busy from time 0 until its last CTA leaves, so its finish time is the sum of its costs.
+[[nodiscard]] inline schedule_result round_robin_simulate(std::span<const work::task_class> tasks,
+                                                          const gpu::gpu_numbers& g, const schedule_options& o,
+                                                          const prepared_tasks& p) {
+    schedule_result r = round_robin_base(g, o, p);
+    if (p.count == 0) return r;
+    const int sms = g.sm_count;
+    // More slots than ceil(n / SMs) never fill; capping them keeps memory O(tasks + SMs).
+    const int slots = static_cast<int>(std::min<std::int64_t>(o.slots_per_sm, ceil_div(p.count, sms)));
+
+    std::vector<double> vfin(static_cast<std::size_t>(sms) * static_cast<std::size_t>(slots));  // per-SM min-heaps
+    std::vector<int> resident(static_cast<std::size_t>(sms), 0);
+    std::vector<double> t_sm(static_cast<std::size_t>(sms), 0.0);  // real time of the SM's last event
+    std::vector<double> v_sm(static_cast<std::size_t>(sms), 0.0);  // virtual time at t_sm
+    std::vector<work::task_work> loads(static_cast<std::size_t>(sms), zero_work(p.tensor_type));
+    std::vector<double> cycles(static_cast<std::size_t>(sms), 0.0);
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(sms), 0);
+    grid_cursor cursor(tasks);
+    std::int64_t left = p.count;
+    const auto heap_of = [&](int s) { return vfin.data() + static_cast<std::size_t>(s) * static_cast<std::size_t>(slots); };
+
+    const auto place = [&](int s) {
+        const std::size_t k = cursor.take();
+        --left;
+        double* h = heap_of(s);
+        const auto u = static_cast<std::size_t>(s);
+        h[resident[u]++] = v_sm[u] + p.cost[k];
+        std::push_heap(h, h + resident[u], std::greater<>{});
+        loads[u] += tasks[k].work;
+        cycles[u] += p.cost[k];
+        ++counts[u];
+    };
+    const auto next_event = [&](int s) {
+        const auto u = static_cast<std::size_t>(s);
+        return t_sm[u] + (heap_of(s)[0] - v_sm[u]) * resident[u];
+    };
+
+    for (int pass = 0; pass < slots && left > 0; ++pass)
+        for (int s = 0; s < sms && left > 0; ++s) place(s);
+
+    using event = std::pair<double, int>;  // (time the SM's next CTA leaves, SM); min-heap, ties to the lowest SM
+    std::vector<event> events;
+    events.reserve(static_cast<std::size_t>(sms));
+    for (int s = 0; s < sms; ++s)
+        if (resident[static_cast<std::size_t>(s)] > 0) events.emplace_back(next_event(s), s);
+    std::make_heap(events.begin(), events.end(), std::greater<>{});
+
+    std::vector<std::pair<int, int>> batch;  // (SM, slots freed) at one instant, in SM order
+    while (left > 0 && !events.empty()) {
+        const double now = events.front().first;
+        batch.clear();
+        int most_freed = 0;
+        while (!events.empty() && events.front().first == now) {
+            std::pop_heap(events.begin(), events.end(), std::greater<>{});
+            const int s = events.back().second;
+            events.pop_back();
+            const auto u = static_cast<std::size_t>(s);
+            double* h = heap_of(s);
+            const double v = h[0];
+            t_sm[u] = now;
+            v_sm[u] = v;
+            int freed = 0;
+            while (resident[u] > 0 && h[0] <= v) {
+                std::pop_heap(h, h + resident[u], std::greater<>{});
+                --resident[u];
+                ++freed;
+            }
+            batch.emplace_back(s, freed);
+            most_freed = std::max(most_freed, freed);
+        }
+        for (int pass = 0; pass < most_freed && left > 0; ++pass)
+            for (const auto& [s, freed] : batch)
+                if (freed > pass && left > 0) place(s);
+        for (const auto& [s, freed] : batch) {
+            if (resident[static_cast<std::size_t>(s)] > 0) {
+                events.emplace_back(next_event(s), s);
+                std::push_heap(events.begin(), events.end(), std::greater<>{});
+            }
+        }
+    }
+    finish_from_loads(r, loads, cycles, counts, p, o.per_sm_loads);
+    return r;
+}
+
+/// Runs the event simulation even where the closed form applies (for tests and benchmarks).
+[[nodiscard]] inline schedule_result round_robin_simulate(std::span<const work::task_class> tasks,
+                                                          const gpu::gpu_numbers& g, const schedule_options& o) {
+    return round_robin_simulate(tasks, g, o, prepare(tasks, g, o, "hardware_round_robin"));
+}
+
+}  // namespace detail
+
+/// The hardware block scheduler: CTAs in grid order to SMs with a free resident slot.
+///
+/// The first `slots_per_sm * SMs` CTAs fill the SMs breadth-first (CTA i to SM i mod SMs, then the second
+/// slots, ...). Co-resident CTAs share their SM's pipes (processor sharing); when a CTA leaves, the next
+/// CTA in grid order goes to the SM that freed a slot first (ties: lowest SM id, one CTA per SM per
+/// pass). Identical tasks use a closed form, O(1) in the number of tasks; other inputs run an event
+/// simulation, O(log SMs) per CTA. The makespan is the busiest SM's sum of task costs.
+struct hardware_round_robin {
+    using dispatch = hardware_dispatch_tag;
+
+    /// Places `tasks` (classes in grid order) on the SMs of `g`.
+    [[nodiscard]] static schedule_result schedule(std::span<const work::task_class> tasks, const gpu::gpu_numbers& g,
+                                                  const schedule_options& o) {
+        const detail::prepared_tasks p = detail::prepare(tasks, g, o, "hardware_round_robin");
+        return p.uniform ? detail::round_robin_closed_form(tasks, g, o, p) : detail::round_robin_simulate(tasks, g, o, p);
+    }
+};
+
+static_assert(Scheduler<hardware_round_robin>);
+
+}  // namespace synperf::scheduler
