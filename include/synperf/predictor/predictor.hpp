@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <concepts>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -29,6 +30,11 @@ namespace predictor_detail {
 inline scheduler::schedule_options options_for(const work::kernel_launch& k, const gpu::gpu_numbers& g) {
     scheduler::schedule_options o;
     o.slots_per_sm = gpu::ctas_per_sm(g, k.launch);
+    if (o.slots_per_sm < 1)
+        synperf::detail::report_error("kernel " + k.name + " does not fit on one SM of this GPU (" +
+                                      std::to_string(k.launch.threads_per_cta) + " threads, " +
+                                      std::to_string(k.launch.regs_per_thread) + " registers per thread, " +
+                                      std::to_string(k.launch.smem_per_cta) + " bytes of shared memory per CTA)");
     if (work::is_persistent(k.dispatch)) {
         o.persistent_ctas = k.persistent_ctas;
         o.order = k.dispatch == work::dispatch_kind::persistent_longest_first ? scheduler::unit_order::longest_first
