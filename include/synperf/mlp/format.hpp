@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file The text weights format of an efficiency MLP (docs/weights-format.md): parse, load, write, save.
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "synperf/error.hpp"
+#include "synperf/mlp/network.hpp"
+#include "synperf/mlp/validate.hpp"
+
+namespace synperf::mlp {
+
+/// First word of every weights file.
+inline constexpr std::string_view format_magic = "synperf-mlp";
+/// The format version this build reads and writes.
+inline constexpr std::size_t format_version = 1;
+
+namespace detail {
+
+/// One whitespace-separated word of a line and its 1-based column.
+struct token {
+    std::string_view text;
+    std::size_t column = 0;
+};
+
+/// A line that is neither blank nor a comment, split into tokens.
+struct text_line {
+    std::size_t number = 0;
+    std::string_view text;  ///< without the line break and a trailing '\r'
+    std::vector<token> tokens;
+};
+
+/// Quotes a token for a message: at most 40 characters, control and non-ASCII bytes as \xNN.
+[[nodiscard]] inline std::string quoted(std::string_view s) {
+    constexpr std::size_t shown = 40;
+    std::string q = "'";
+    for (std::size_t i = 0; i < s.size() && i < shown; ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c < 0x7f) {
+            q += static_cast<char>(c);
+        } else {
+            constexpr char hex[] = "0123456789abcdef";
+            q += "\\x";
+            q += hex[c >> 4];
+            q += hex[c & 0xf];
+        }
+    }
+    if (s.size() > shown) q += "...";
+    return q + "'";
+}
+
+enum class keyword { magic, family, meta, features, feature, categoricals, categorical, layers, layer, bias, end, none };
+
+inline constexpr std::string_view keyword_names[] = {"synperf-mlp", "family",      "meta",   "features",
+                                                     "feature",     "categoricals", "categorical", "layers",
+                                                     "layer",       "bias",        "end"};
+
+[[nodiscard]] constexpr keyword keyword_of(std::string_view word) noexcept {
+    for (std::size_t k = 0; k < std::size(keyword_names); ++k)
+        if (keyword_names[k] == word) return static_cast<keyword>(k);
+    return keyword::none;
+}
+
+/// Keywords that appear once per file: a second one is reported as a duplicate.
+[[nodiscard]] constexpr bool is_singleton(keyword k) noexcept {
+    return k == keyword::magic || k == keyword::family || k == keyword::meta || k == keyword::features ||
+           k == keyword::categoricals || k == keyword::layers || k == keyword::end;
+}
+
+/// Recursive-descent reader of the weights format; everything is parsed into locals and the network is
+/// assembled only after the `end` line has been checked.
+class mlp_parser {
+public:
+    mlp_parser(std::string_view text, std::string_view source) : text_(text), source_(source) {}
+
+    network run() {
+        read_magic();
+        network net;
+        next_or_eof("'family'");
+        expect_keyword(keyword::family);
+        net.family = std::string(word_arg("family", "a family name"));
+
+        next_or_eof("'features'");
+        if (keyword_of(first()) == keyword::meta) {
+            seen_[index(keyword::meta)] = line_.number;
+            net.meta = meta_text();
+            next_or_eof("'features'");
+        }
+        read_features(net);
+        read_categoricals(net);
+        read_layers(net, net.input_width());
+        // after the last layer: the current line must be `end`, then only blank lines and comments
+        expect_keyword(keyword::end);
+        no_args("end");
+        const std::size_t end_line = line_.number;
+        if (next())
+            fail(1, cat("unexpected content after 'end' (line ", end_line, "): ", quoted(line_.text)));
+        return net;
+    }
+
+private:
+    // ---- line reading
+
+    /// Reads the next line that is not blank and not a comment; false at the end of input.
+    bool next() {
+        while (pos_ < text_.size()) {
+            const std::size_t nl = text_.find('\n', pos_);
+            std::string_view raw = text_.substr(pos_, nl == std::string_view::npos ? std::string_view::npos : nl - pos_);
+            pos_ = nl == std::string_view::npos ? text_.size() : nl + 1;
+            ++physical_line_;
+            if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+            line_.number = physical_line_;
+            line_.text = raw;
+            line_.tokens.clear();
+            for (std::size_t i = 0; i < raw.size();) {
+                if (raw[i] == ' ' || raw[i] == '\t') {
+                    ++i;
+                    continue;
+                }
+                std::size_t j = i;
+                while (j < raw.size() && raw[j] != ' ' && raw[j] != '\t') ++j;
+                line_.tokens.push_back({raw.substr(i, j - i), i + 1});
+                i = j;
+            }
+            if (line_.tokens.empty() || line_.tokens.front().text.front() == '#') continue;
+            return true;
+        }
+        return false;
+    }
+
+    void next_or_eof(std::string_view expected) {
+        if (!next()) {
+            // The line where the missing content would start.
+            std::size_t line = 1;
+            for (char c : text_) line += c == '\n';
+            throw load_error(std::string(source_), line, 0,
+                             cat("unexpected end of input: expected ", expected,
+                                 " (the file is truncated; it must finish with 'end')"));
+        }
+    }
+
+    template <class... Parts>
+    [[noreturn]] void fail(std::size_t column, const Parts&... what) const {
+        throw load_error(std::string(source_), line_.number, column, cat(what...));
+    }
+
+    [[nodiscard]] std::string_view first() const { return line_.tokens.front().text; }
+    [[nodiscard]] static std::size_t index(keyword k) { return static_cast<std::size_t>(k); }
+
+    /// The current line must start with `k`; otherwise says whether `k` is missing, the line a duplicate, or
+    /// its first word unknown.
+    void expect_keyword(keyword k) {
+        const std::string_view name = keyword_names[index(k)];
+        const std::string_view word = first();
+        const keyword found = keyword_of(word);
+        if (found == k) {
+            if (is_singleton(k)) seen_[index(k)] = line_.number;
+            return;
+        }
+        reject_misplaced(found);
+        if (found != keyword::none) fail(1, "expected '", name, "', got '", word, "' ('", name, "' is missing or out of order)");
+        if (looks_numeric(word)) fail(1, "expected '", name, "', got a row of numbers");
+        fail(1, "unknown keyword ", quoted(word), "; expected '", name, "'");
+    }
+
+    /// Reports a keyword that can never be right where it is: a repeated one-per-file keyword, or a late 'meta'.
+    void reject_misplaced(keyword found) {
+        if (found == keyword::none) return;
+        if (is_singleton(found) && seen_[index(found)] != 0)
+            fail(1, "duplicate '", first(), "' (first on line ", seen_[index(found)], ")");
+        if (found == keyword::meta) fail(1, "'meta' must come right after the 'family' line");
+    }
+
+    [[nodiscard]] static bool looks_numeric(std::string_view w) noexcept {
+        const char c = w.front();
+        return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.';
+    }
+
+    /// The current line must be the keyword plus exactly `n` arguments.
+    void require_args(std::string_view kw, std::size_t n, std::string_view what) {
+        const std::size_t got = line_.tokens.size() - 1;
+        if (got < n) fail(0, "'", kw, "' needs ", what, ", got ", got == 0 ? std::string("nothing") : cat(got, " values"));
+        if (got > n) fail(line_.tokens[n + 1].column, "unexpected ", quoted(line_.tokens[n + 1].text), " after ", what);
+    }
+
+    void no_args(std::string_view kw) {
+        if (line_.tokens.size() > 1)
+            fail(line_.tokens[1].column, "unexpected ", quoted(line_.tokens[1].text), " after '", kw, "'");
+    }
+
+    [[nodiscard]] std::string_view word_arg(std::string_view kw, std::string_view what) {
+        require_args(kw, 1, what);
+        return checked_word(line_.tokens[1], what);
+    }
+
+    [[nodiscard]] std::string_view checked_word(const token& t, std::string_view what) {
+        if (!is_word(t.text)) fail(t.column, what, " must be printable ASCII, got ", quoted(t.text));
+        return t.text;
+    }
+
+    /// Everything after `meta`, trimmed: free text, may be empty.
+    [[nodiscard]] std::string meta_text() const {
+        std::string_view rest = line_.text.substr(line_.tokens.front().column - 1 + 4);
+        while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+        while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t')) rest.remove_suffix(1);
+        return std::string(rest);
+    }
+
+    [[nodiscard]] std::size_t parse_count(const token& t, std::string_view what, std::size_t limit) {
+        std::size_t v = 0;
+        const char* b = t.text.data();
+        const char* e = b + t.text.size();
+        const auto r = std::from_chars(b, e, v);
+        if (r.ec == std::errc::result_out_of_range || (r.ec == std::errc{} && r.ptr == e && v > limit))
+            fail(t.column, what, " must be at most ", limit, ", got ", quoted(t.text));
+        if (r.ec != std::errc{} || r.ptr != e) fail(t.column, what, ": expected a whole number, got ", quoted(t.text));
+        return v;
+    }
+
+    [[nodiscard]] float parse_value(const token& t, std::string_view context) {
+        float v = 0;
+        const char* b = t.text.data();
+        const char* e = b + t.text.size();
+        const auto r = std::from_chars(b, e, v, std::chars_format::general);
+        if (r.ec == std::errc::result_out_of_range && r.ptr == e)
+            fail(t.column, context, ": ", quoted(t.text), " is outside the float range");
+        if (r.ec != std::errc{} || r.ptr != e) fail(t.column, context, ": expected a number, got ", quoted(t.text));
+        if (!std::isfinite(v)) fail(t.column, context, ": expected a finite number, got ", quoted(t.text));
+        return v;
+    }
+
+    // ---- sections
+
+    void read_magic() {
+        if (!next() || line_.number != 1) {
+            line_.number = 1;
+            fail(0, "not a synperf MLP weights file: expected '", format_magic, " ", format_version,
+                 "' on line 1, got an empty line");
+        }
+        if (first() != format_magic)
+            fail(1, "not a synperf MLP weights file: expected '", format_magic, " ", format_version, "' on line 1, got ",
+                 quoted(line_.text));
+        seen_[index(keyword::magic)] = 1;
+        if (line_.tokens.size() < 2) fail(0, "'", format_magic, "' needs a format version, got nothing");
+        const token& t = line_.tokens[1];
+        std::size_t version = 0;
+        const auto r = std::from_chars(t.text.data(), t.text.data() + t.text.size(), version);
+        if (r.ec != std::errc{} || r.ptr != t.text.data() + t.text.size())
+            fail(t.column, "format version: expected a whole number, got ", quoted(t.text));
+        if (version != format_version)
+            fail(t.column, "unsupported format version ", version, "; this build reads version ", format_version);
+        if (line_.tokens.size() > 2)
+            fail(line_.tokens[2].column, "unexpected ", quoted(line_.tokens[2].text), " after the format version");
+    }
+
+    /// Marks an input name as used; input names label the columns of the input vector, so they must be unique.
+    void claim_input_name(const token& t) {
+        for (const auto& [name, line] : input_names_)
+            if (name == t.text) fail(t.column, "duplicate input name '", t.text, "' (first on line ", line, ")");
+        input_names_.emplace_back(t.text, line_.number);
+    }
+
+    void read_features(network& net) {
+        expect_keyword(keyword::features);
+        require_args("features", 1, "a count");
+        const std::size_t declared = parse_count(line_.tokens[1], "features", max_width);
+        const std::size_t declared_on = line_.number;
+        std::vector<std::string> names;
+        for (std::size_t i = 1; i <= declared; ++i) {
+            next_or_eof(cat("'feature' line ", i, " of ", declared));
+            if (keyword_of(first()) != keyword::feature) {
+                reject_misplaced(keyword_of(first()));
+                if (keyword_of(first()) != keyword::none)
+                    fail(1, "'features ", declared, "' on line ", declared_on, " declares ", declared,
+                         " features, but only ", i - 1, " 'feature' lines follow");
+                expect_keyword(keyword::feature);
+            }
+            names.emplace_back(word_arg("feature", "a feature name"));
+            claim_input_name(line_.tokens[1]);
+        }
+        next_or_eof("'categoricals'");
+        if (keyword_of(first()) == keyword::feature)
+            fail(1, "'features ", declared, "' on line ", declared_on, " declares ", declared, " features, found more");
+        net.feature_names = std::move(names);
+    }
+
+    void read_categoricals(network& net) {
+        expect_keyword(keyword::categoricals);
+        require_args("categoricals", 1, "a count");
+        const std::size_t declared = parse_count(line_.tokens[1], "categoricals", max_width);
+        const std::size_t declared_on = line_.number;
+        std::vector<categorical_input> inputs;
+        for (std::size_t i = 1; i <= declared; ++i) {
+            next_or_eof(cat("'categorical' line ", i, " of ", declared));
+            if (keyword_of(first()) != keyword::categorical) {
+                reject_misplaced(keyword_of(first()));
+                if (keyword_of(first()) != keyword::none)
+                    fail(1, "'categoricals ", declared, "' on line ", declared_on, " declares ", declared,
+                         " categorical inputs, but only ", i - 1, " 'categorical' lines follow");
+                expect_keyword(keyword::categorical);
+            }
+            if (line_.tokens.size() < 3) fail(0, "'categorical' needs a name, a level count and the levels");
+            categorical_input input;
+            input.name = std::string(checked_word(line_.tokens[1], "a categorical name"));
+            claim_input_name(line_.tokens[1]);
+            const std::size_t levels = parse_count(line_.tokens[2], cat("categorical '", input.name, "' level count"), max_width);
+            if (levels == 0) fail(line_.tokens[2].column, "categorical '", input.name, "' must have at least 1 level");
+            const std::size_t listed = line_.tokens.size() - 3;
+            if (listed != levels)
+                fail(0, "categorical '", input.name, "': declares ", levels, " levels, lists ", listed);
+            for (std::size_t l = 0; l < levels; ++l) {
+                const token& t = line_.tokens[3 + l];
+                const std::string_view level = checked_word(t, "a level name");
+                for (const auto& prev : input.levels)
+                    if (prev == level) fail(t.column, "categorical '", input.name, "': duplicate level '", level, "'");
+                input.levels.emplace_back(level);
+            }
+            inputs.push_back(std::move(input));
+        }
+        next_or_eof("'layers'");
+        if (keyword_of(first()) == keyword::categorical)
+            fail(1, "'categoricals ", declared, "' on line ", declared_on, " declares ", declared,
+                 " categorical inputs, found more");
+        net.categoricals = std::move(inputs);
+    }
+
+    [[nodiscard]] static activation parse_activation_name(std::string_view s, bool& ok) noexcept {
+        ok = true;
+        for (auto a : {activation::identity, activation::relu, activation::sigmoid})
+            if (activation_name(a) == s) return a;
+        ok = false;
+        return activation::identity;
+    }
+
+    void read_layers(network& net, std::size_t input_width) {
+        expect_keyword(keyword::layers);
+        require_args("layers", 1, "a count");
+        const token count_token = line_.tokens[1];
+        const std::size_t declared = parse_count(count_token, "layers", std::size_t{1} << 20);
+        if (declared == 0) fail(count_token.column, "layers: a network needs at least 1 layer, got 0");
+        const std::size_t declared_on = line_.number;
+        std::vector<dense_layer> layers;
+        std::size_t width = input_width;
+        for (std::size_t li = 1; li <= declared; ++li) {
+            next_or_eof(cat("'layer' ", li, " of ", declared));
+            if (keyword_of(first()) != keyword::layer) {
+                reject_misplaced(keyword_of(first()));
+                if (keyword_of(first()) != keyword::none && keyword_of(first()) != keyword::bias)
+                    fail(1, "'layers ", declared, "' on line ", declared_on, " declares ", declared, " layers, but only ",
+                         li - 1, " follow");
+                expect_keyword(keyword::layer);
+            }
+            require_args("layer", 3, "input width, output width and activation");
+            dense_layer layer;
+            layer.in = parse_count(line_.tokens[1], cat("layer ", li, " input width"), max_width);
+            layer.out = parse_count(line_.tokens[2], cat("layer ", li, " output width"), max_width);
+            bool ok = false;
+            layer.act = parse_activation_name(line_.tokens[3].text, ok);
+            if (!ok)
+                fail(line_.tokens[3].column, "layer ", li, ": unknown activation ", quoted(line_.tokens[3].text),
+                     "; known: identity, relu, sigmoid");
+            if (auto p = layer_shape_problem(li, declared, layer.in, layer.out, layer.act, width); !p.empty()) fail(0, p);
+            width = layer.out;
+
+            layer.weights.reserve(layer.in * layer.out);
+            for (std::size_t row = 1; row <= layer.out; ++row) {
+                next_or_eof(cat("layer ", li, " row ", row, " of ", layer.out));
+                if (keyword_of(first()) != keyword::none)
+                    fail(1, "layer ", li, ": expected ", layer.out, " weight rows, got ", row - 1, " before '", first(), "'");
+                if (line_.tokens.size() != layer.in)
+                    fail(0, "layer ", li, " row ", row, ": expected ", layer.in, " values, got ", line_.tokens.size());
+                for (std::size_t c = 0; c < layer.in; ++c)
+                    layer.weights.push_back(parse_value(line_.tokens[c], cat("layer ", li, " row ", row, " value ", c + 1)));
+            }
+            next_or_eof(cat("'bias' of layer ", li));
+            if (keyword_of(first()) == keyword::none && looks_numeric(first()))
+                fail(1, "layer ", li, ": expected ", layer.out, " weight rows, got more");
+            expect_keyword(keyword::bias);
+            if (line_.tokens.size() - 1 != layer.out)
+                fail(0, "layer ", li, " bias: expected ", layer.out, " values, got ", line_.tokens.size() - 1);
+            layer.bias.reserve(layer.out);
+            for (std::size_t c = 1; c <= layer.out; ++c)
+                layer.bias.push_back(parse_value(line_.tokens[c], cat("layer ", li, " bias value ", c)));
+            layers.push_back(std::move(layer));
+        }
+        next_or_eof("'end'");
+        if (keyword_of(first()) == keyword::layer)
+            fail(1, "'layers ", declared, "' on line ", declared_on, " declares ", declared, " layers, found more");
+        net.layers = std::move(layers);
+    }
+
+    std::string_view text_;
+    std::string_view source_;
+    std::size_t pos_ = 0;
+    std::size_t physical_line_ = 0;
+    text_line line_;
+    std::size_t seen_[std::size(keyword_names)] = {};  // line of each singleton keyword, 0 = not yet
+    std::vector<std::pair<std::string_view, std::size_t>> input_names_;
+};
+
+inline void append_value(std::string& s, float v) {
+    char buf[32];
+    s.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
+[[noreturn]] inline void report_io(const std::string& path, std::string_view what, int err) {
+    throw load_error(path, 0, 0, cat(what, ": ", std::strerror(err)));
+}
+
+}  // namespace detail
+
+/// Parses a weights file held in memory; `source_name` labels error messages ("gemm.mlp").
+///
+/// Throws `load_error` (source, line, column, cause) for anything that is not a well-formed version-1 file:
+/// see docs/weights-format.md for the grammar and every message. The network is built only once the whole
+/// text has been checked.
+[[nodiscard]] inline network parse_mlp(std::string_view text, std::string_view source_name) {
+    return detail::mlp_parser(text, source_name).run();
+}
+
+/// Reads and parses the weights file at `path`; I/O errors name the path and the system's reason.
+[[nodiscard]] inline network load_mlp(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (f == nullptr) detail::report_io(path, "cannot open for reading", errno);
+    std::string text;
+    char buf[1 << 16];
+    std::size_t got = 0;
+    while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, got);
+    const bool failed = std::ferror(f) != 0;
+    const int err = errno;
+    std::fclose(f);
+    if (failed) detail::report_io(path, "cannot read", err);
+    return parse_mlp(text, path);
+}
+
+/// Writes `net` in the weights format; floats use the shortest text that reads back to the same bits.
+///
+/// Throws `invalid_argument` (via `validate`) when `net` could not be read back.
+[[nodiscard]] inline std::string to_text(const network& net) {
+    validate(net);
+    std::string s;
+    std::size_t values = 0;
+    for (const auto& l : net.layers) values += l.weights.size() + l.bias.size();
+    s.reserve(256 + 16 * values);
+    s += detail::cat(format_magic, " ", format_version, "\nfamily ", net.family, "\n");
+    if (!net.meta.empty()) s += detail::cat("meta ", net.meta, "\n");
+    s += detail::cat("features ", net.feature_names.size(), "\n");
+    for (const auto& f : net.feature_names) s += detail::cat("feature ", f, "\n");
+    s += detail::cat("categoricals ", net.categoricals.size(), "\n");
+    for (const auto& c : net.categoricals) {
+        s += detail::cat("categorical ", c.name, " ", c.levels.size());
+        for (const auto& l : c.levels) s += detail::cat(" ", l);
+        s += "\n";
+    }
+    s += detail::cat("layers ", net.layers.size(), "\n");
+    for (const auto& l : net.layers) {
+        s += detail::cat("layer ", l.in, " ", l.out, " ", detail::activation_name(l.act), "\n");
+        for (std::size_t r = 0; r < l.out; ++r) {
+            for (std::size_t c = 0; c < l.in; ++c) {
+                if (c != 0) s += ' ';
+                detail::append_value(s, l.weights[r * l.in + c]);
+            }
+            s += '\n';
+        }
+        s += "bias";
+        for (float b : l.bias) {
+            s += ' ';
+            detail::append_value(s, b);
+        }
+        s += '\n';
+    }
+    s += "end\n";
+    return s;
+}
+
+/// Writes `net` to `path` in the weights format (see `to_text`); I/O errors name the path and the system's reason.
+inline void save_mlp(const network& net, const std::string& path) {
+    const std::string text = to_text(net);
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr) detail::report_io(path, "cannot open for writing", errno);
+    const bool wrote = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    const int err = errno;
+    if (std::fclose(f) != 0 || !wrote) detail::report_io(path, "cannot write", wrote ? errno : err);
+}
+
+/// Refuses weights trained for another family or on another feature list than the caller computes.
+///
+/// Throws `load_error` for `source` naming the family found and expected, or the first feature that differs.
+inline void check_compatible(const network& net, std::string_view family, std::span<const std::string_view> feature_names,
+                             std::string_view source) {
+    using detail::cat;
+    if (net.family != family)
+        throw load_error(std::string(source), 0, 0, cat("weights are for family '", net.family, "', expected '", family, "'"));
+    const std::size_t n = std::max(net.feature_names.size(), feature_names.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string_view have = i < net.feature_names.size() ? std::string_view(net.feature_names[i]) : "(none)";
+        const std::string_view want = i < feature_names.size() ? feature_names[i] : "(none)";
+        if (have != want)
+            throw load_error(std::string(source), 0, 0,
+                             cat("weights use ", net.feature_names.size(), " features, family '", family, "' computes ",
+                                 feature_names.size(), "; feature ", i + 1, " is '", have, "' in the weights, '", want,
+                                 "' expected (retrain or re-export the model)"));
+    }
+}
+
+}  // namespace synperf::mlp
