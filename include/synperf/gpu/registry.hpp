@@ -8,6 +8,7 @@
 /// rather than once per kernel family.
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
@@ -43,6 +44,17 @@ constexpr std::array<catalogue_entry, sizeof...(G)> make_catalogue(std::tuple<G.
 
 /// The built-in catalogue as a table, in `hw::all_gpus` order.
 inline constexpr auto catalogue = make_catalogue(static_cast<hw::all_gpus*>(nullptr));
+
+/// Concatenates pieces into one string. Messages are built this way rather than with
+/// `"literal" + std::string`, which trips a false -Wrestrict in g++ 12 at -O2 (GCC PR 105651).
+inline std::string str_cat(std::initializer_list<std::string_view> parts) {
+    std::size_t size = 0;
+    for (std::string_view p : parts) size += p.size();
+    std::string out;
+    out.reserve(size);
+    for (std::string_view p : parts) out.append(p);
+    return out;
+}
 
 constexpr char fold_name_char(char c) noexcept {
     if (c >= 'A' && c <= 'Z') return static_cast<char>(c - 'A' + 'a');
@@ -82,7 +94,7 @@ constexpr std::optional<std::size_t> find_gpu_index(std::string_view name) noexc
 /// Index of the GPU a name denotes; throws `invalid_argument` listing the known ids otherwise.
 inline std::size_t gpu_index(std::string_view name) {
     if (const auto i = find_gpu_index(name)) return *i;
-    synperf::detail::report_error("unknown GPU '" + std::string(name) + "'; known: " + known_gpu_list());
+    synperf::detail::report_error(str_cat({"unknown GPU '", name, "'; known: ", known_gpu_list()}));
 }
 
 template <class F, class... G>

@@ -77,7 +77,10 @@ constexpr int number_field_index(std::string_view key) noexcept {
 /// "name, display_name, base, cc_major, ..." (or without `base` for overrides).
 inline std::string valid_spec_keys(bool with_base) {
     std::string s = with_base ? "name, display_name, base" : "name, display_name";
-    for (const auto& f : number_fields) s += ", " + std::string(f.key);
+    for (const auto& f : number_fields) {
+        s += ", ";
+        s += f.key;
+    }
     return s;
 }
 
@@ -96,32 +99,32 @@ constexpr std::string_view strip_comment(std::string_view line) noexcept {
     return line;
 }
 
-inline std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+inline std::string quoted(std::string_view s) { return str_cat({"'", s, "'"}); }
 
 /// Parses a non-negative finite number of type T; returns an error ("expected ..., got ...") or nothing.
 template <class T>
 std::optional<std::string> parse_spec_number(std::string_view text, T& out) {
     constexpr const char* what = std::is_integral_v<T> ? "a non-negative integer" : "a non-negative number";
-    if (text.empty()) return std::string("expected ") + what + ", got nothing";
+    if (text.empty()) return str_cat({"expected ", what, ", got nothing"});
     std::string_view body = text;
     if (body.front() == '-') body.remove_prefix(1);
     std::string lower;
     for (std::size_t i = 0; i < body.size() && i < 3; ++i) lower += fold_name_char(body[i]);
-    if (lower == "nan") return std::string("expected a finite number, got ") + quoted(text) + " (NaN)";
-    if (lower == "inf") return std::string("expected a finite number, got ") + quoted(text) + " (Inf)";
+    if (lower == "nan") return str_cat({"expected a finite number, got ", quoted(text), " (NaN)"});
+    if (lower == "inf") return str_cat({"expected a finite number, got ", quoted(text), " (Inf)"});
     T v{};
     const char* first = text.data();
     const char* last = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(first, last, v);
-    if (ec == std::errc::invalid_argument) return std::string("expected ") + what + ", got " + quoted(text) + " (not a number)";
-    if (ec == std::errc::result_out_of_range) return std::string("expected ") + what + " in range, got " + quoted(text);
+    if (ec == std::errc::invalid_argument) return str_cat({"expected ", what, ", got ", quoted(text), " (not a number)"});
+    if (ec == std::errc::result_out_of_range) return str_cat({"expected ", what, " in range, got ", quoted(text)});
     if (ptr != last)
-        return std::string("expected ") + what + ", got " + quoted(text) + " (trailing characters " +
-               quoted(std::string_view(ptr, static_cast<std::size_t>(last - ptr))) + ")";
+        return str_cat({"expected ", what, ", got ", quoted(text), " (trailing characters ",
+                        quoted(std::string_view(ptr, static_cast<std::size_t>(last - ptr))), ")"});
     if constexpr (std::is_floating_point_v<T>) {
-        if (!std::isfinite(v)) return std::string("expected a finite number, got ") + quoted(text);
+        if (!std::isfinite(v)) return str_cat({"expected a finite number, got ", quoted(text)});
     }
-    if (v < 0 || text.front() == '-') return std::string("expected ") + what + ", got " + quoted(text) + " (negative)";
+    if (v < 0 || text.front() == '-') return str_cat({"expected ", what, ", got ", quoted(text), " (negative)"});
     out = v;
     return std::nullopt;
 }
@@ -133,7 +136,7 @@ inline std::optional<std::string> check_gpu_id(std::string_view name) {
         ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
                     c == '-' || c == '.');
     if (ok) return std::nullopt;
-    return "expected an id of letters, digits, '_', '-' or '.', got " + quoted(name);
+    return str_cat({"expected an id of letters, digits, '_', '-' or '.', got ", quoted(name)});
 }
 
 /// The field a `validate` message names ("synperf: gpu_numbers: <field> ..."), if any.
@@ -182,10 +185,10 @@ inline std::optional<std::string> set_number_field(gpu_numbers& n, const number_
 
         const auto eq = line.find('=');
         if (eq == std::string_view::npos)
-            throw load_error(src, line_no, 0, "expected 'key = value', got " + detail::quoted(line));
+            throw load_error(src, line_no, 0, detail::str_cat({"expected 'key = value', got ", detail::quoted(line)}));
         const std::string_view key = detail::trim(line.substr(0, eq));
         const std::string_view value = detail::trim(line.substr(eq + 1));
-        if (key.empty()) throw load_error(src, line_no, 0, "expected a key before '=', got " + detail::quoted(line));
+        if (key.empty()) throw load_error(src, line_no, 0, detail::str_cat({"expected a key before '=', got ", detail::quoted(line)}));
 
         std::size_t* seen = nullptr;
         const int field = detail::number_field_index(key);
@@ -195,18 +198,18 @@ inline std::optional<std::string> set_number_field(gpu_numbers& n, const number_
         else if (key == "base") seen = &base_line;
         else
             throw load_error(src, line_no, 0,
-                             "unknown key " + detail::quoted(key) + "; valid keys: " + detail::valid_spec_keys(true));
+                             detail::str_cat({"unknown key ", detail::quoted(key), "; valid keys: ", detail::valid_spec_keys(true)}));
         if (*seen != 0)
             throw load_error(src, line_no, 0,
-                             "duplicate key " + detail::quoted(key) + " (first set on line " + std::to_string(*seen) + ")");
+                             detail::str_cat({"duplicate key ", detail::quoted(key), " (first set on line ", std::to_string(*seen), ")"}));
         *seen = line_no;
-        if (value.empty()) throw load_error(src, line_no, 0, std::string(key) + ": expected a value, got nothing");
+        if (value.empty()) throw load_error(src, line_no, 0, detail::str_cat({key, ": expected a value, got nothing"}));
 
         if (field >= 0) {
             if (auto err = detail::set_number_field(values, number_fields[static_cast<std::size_t>(field)], value))
-                throw load_error(src, line_no, 0, std::string(key) + ": " + *err);
+                throw load_error(src, line_no, 0, detail::str_cat({key, ": ", *err}));
         } else if (key == "name") {
-            if (auto err = detail::check_gpu_id(value)) throw load_error(src, line_no, 0, "name: " + *err);
+            if (auto err = detail::check_gpu_id(value)) throw load_error(src, line_no, 0, detail::str_cat({"name: ", *err}));
             name = value;
         } else if (key == "display_name") {
             display_name = value;
@@ -221,19 +224,21 @@ inline std::optional<std::string> set_number_field(gpu_numbers& n, const number_
         const auto index = detail::find_gpu_index(base);
         if (!index)
             throw load_error(src, base_line, 0,
-                             "base: unknown GPU " + detail::quoted(base) + "; known: " + detail::known_gpu_list());
+                             detail::str_cat({"base: unknown GPU ", detail::quoted(base), "; known: ",
+                                              detail::known_gpu_list()}));
         n = *detail::catalogue[*index].numbers;
     } else {
         std::string missing;
         std::size_t count = 0;
         for (std::size_t i = 0; i < n_fields; ++i) {
             if (field_line[i] != 0) continue;
-            missing += (count++ == 0 ? "" : ", ") + detail::quoted(number_fields[i].key);
+            if (count++ != 0) missing += ", ";
+            missing += detail::quoted(number_fields[i].key);
         }
         if (count != 0)
             throw load_error(src, 0, 0,
-                             std::string(count == 1 ? "missing required key " : "missing required keys ") + missing +
-                                 " (without 'base' every number is required)");
+                             detail::str_cat({count == 1 ? "missing required key " : "missing required keys ", missing,
+                                              " (without 'base' every number is required)"}));
     }
     for (std::size_t i = 0; i < n_fields; ++i) {
         if (field_line[i] == 0) continue;
@@ -270,30 +275,30 @@ inline std::optional<std::string> set_number_field(gpu_numbers& n, const number_
 /// Keys: `name`, `display_name` and every number. Throws `invalid_argument` naming the
 /// assignment for an unknown key or a bad value; `g` is unchanged then.
 inline void apply_override(runtime_gpu& g, std::string_view assignment) {
-    const std::string what = "--set " + std::string(assignment);
+    const std::string what = detail::str_cat({"--set ", assignment});
     const auto eq = assignment.find('=');
     if (eq == std::string_view::npos)
-        synperf::detail::report_error(what + ": expected key=value, got " + detail::quoted(assignment));
+        synperf::detail::report_error(detail::str_cat({what, ": expected key=value, got ", detail::quoted(assignment)}));
     const std::string_view key = detail::trim(assignment.substr(0, eq));
     const std::string_view value = detail::trim(assignment.substr(eq + 1));
     runtime_gpu copy = g;
     if (const int field = detail::number_field_index(key); field >= 0) {
         if (auto err = detail::set_number_field(copy.numbers, detail::number_fields[static_cast<std::size_t>(field)], value))
-            synperf::detail::report_error(what + ": " + *err);
+            synperf::detail::report_error(detail::str_cat({what, ": ", *err}));
     } else if (key == "name") {
-        if (auto err = detail::check_gpu_id(value)) synperf::detail::report_error(what + ": " + *err);
+        if (auto err = detail::check_gpu_id(value)) synperf::detail::report_error(detail::str_cat({what, ": ", *err}));
         copy.name = value;
     } else if (key == "display_name") {
-        if (value.empty()) synperf::detail::report_error(what + ": expected a value, got nothing");
+        if (value.empty()) synperf::detail::report_error(detail::str_cat({what, ": expected a value, got nothing"}));
         copy.display_name = value;
     } else {
-        synperf::detail::report_error(what + ": unknown key " + detail::quoted(key) +
-                                      "; valid keys: " + detail::valid_spec_keys(false));
+        synperf::detail::report_error(
+            detail::str_cat({what, ": unknown key ", detail::quoted(key), "; valid keys: ", detail::valid_spec_keys(false)}));
     }
     try {
         validate(copy.numbers);
     } catch (const invalid_argument& e) {
-        synperf::detail::report_error(what + ": " + std::string(detail::without_prefix(e.what())));
+        synperf::detail::report_error(detail::str_cat({what, ": ", detail::without_prefix(e.what())}));
     }
     g = std::move(copy);
 }
@@ -301,20 +306,20 @@ inline void apply_override(runtime_gpu& g, std::string_view assignment) {
 /// A complete spec file for `g` (no `base`) that parses back to identical numbers.
 /// Throws `invalid_argument` if the name or display name cannot be written on one line.
 [[nodiscard]] inline std::string to_spec_text(const runtime_gpu& g) {
-    if (auto err = detail::check_gpu_id(g.name)) synperf::detail::report_error("to_spec_text: name: " + *err);
+    if (auto err = detail::check_gpu_id(g.name)) synperf::detail::report_error(detail::str_cat({"to_spec_text: name: ", *err}));
     const std::string_view display = g.display_name;
     const bool display_ok = !display.empty() && detail::trim(display) == display &&
                             detail::strip_comment(display) == display && display.find('\n') == std::string_view::npos;
     if (!display_ok)
-        synperf::detail::report_error("to_spec_text: display_name cannot be written on one line, got " +
-                                      detail::quoted(display));
-    std::string out = "# synperf GPU spec\nname = " + g.name + "\ndisplay_name = " + g.display_name + "\n";
+        synperf::detail::report_error(
+            detail::str_cat({"to_spec_text: display_name cannot be written on one line, got ", detail::quoted(display)}));
+    std::string out = detail::str_cat({"# synperf GPU spec\nname = ", g.name, "\ndisplay_name = ", g.display_name, "\n"});
     for (const auto& f : detail::number_fields) {
         char buf[64];
         // Shortest round-trip form: parsing it back gives the identical double.
         const auto r = f.int_member != nullptr ? std::to_chars(buf, buf + sizeof buf, g.numbers.*f.int_member)
                                                : std::to_chars(buf, buf + sizeof buf, g.numbers.*f.double_member);
-        out += std::string(f.key) + " = " + std::string(buf, r.ptr) + "\n";
+        out += detail::str_cat({f.key, " = ", std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)), "\n"});
     }
     return out;
 }
