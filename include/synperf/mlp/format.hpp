@@ -179,7 +179,8 @@ private:
         if (found == keyword::none) return;
         if (is_singleton(found) && seen_[index(found)] != 0)
             fail(1, "duplicate '", first(), "' (first on line ", seen_[index(found)], ")");
-        if (found == keyword::meta) fail(1, "'meta' must come right after the 'family' line");
+        if (found == keyword::meta && seen_[index(keyword::family)] != 0)
+            fail(1, "'meta' must come right after the 'family' line");
     }
 
     [[nodiscard]] static bool looks_numeric(std::string_view w) noexcept {
@@ -243,10 +244,11 @@ private:
     // ---- sections
 
     void read_magic() {
-        if (!next() || line_.number != 1) {
-            line_.number = 1;
+        const bool any = next();
+        if (!any || line_.number != 1) {
+            line_.number = any ? 1 : 0;
             fail(0, "not a synperf MLP weights file: expected '", format_magic, " ", format_version,
-                 "' on line 1, got an empty line");
+                 "' on line 1, got ", line_.number == 0 ? "an empty file" : "a blank line or comment");
         }
         if (first() != format_magic)
             fail(1, "not a synperf MLP weights file: expected '", format_magic, " ", format_version, "' on line 1, got ",
@@ -282,8 +284,8 @@ private:
             if (keyword_of(first()) != keyword::feature) {
                 reject_misplaced(keyword_of(first()));
                 if (keyword_of(first()) != keyword::none)
-                    fail(1, "'features ", declared, "' on line ", declared_on, " declares ", declared,
-                         " features, but only ", i - 1, " 'feature' lines follow");
+                    fail(1, "'features ", declared, "' on line ", declared_on, " declares ", declared, ", but only ", i - 1,
+                         " 'feature' lines follow");
                 expect_keyword(keyword::feature);
             }
             names.emplace_back(word_arg("feature", "a feature name"));
@@ -291,7 +293,8 @@ private:
         }
         next_or_eof("'categoricals'");
         if (keyword_of(first()) == keyword::feature)
-            fail(1, "'features ", declared, "' on line ", declared_on, " declares ", declared, " features, found more");
+            fail(1, "'features ", declared, "' on line ", declared_on, " declares ", declared,
+                 ", but more 'feature' lines follow");
         net.feature_names = std::move(names);
     }
 
@@ -306,8 +309,8 @@ private:
             if (keyword_of(first()) != keyword::categorical) {
                 reject_misplaced(keyword_of(first()));
                 if (keyword_of(first()) != keyword::none)
-                    fail(1, "'categoricals ", declared, "' on line ", declared_on, " declares ", declared,
-                         " categorical inputs, but only ", i - 1, " 'categorical' lines follow");
+                    fail(1, "'categoricals ", declared, "' on line ", declared_on, " declares ", declared, ", but only ",
+                         i - 1, " 'categorical' lines follow");
                 expect_keyword(keyword::categorical);
             }
             if (line_.tokens.size() < 3) fail(0, "'categorical' needs a name, a level count and the levels");
@@ -331,7 +334,7 @@ private:
         next_or_eof("'layers'");
         if (keyword_of(first()) == keyword::categorical)
             fail(1, "'categoricals ", declared, "' on line ", declared_on, " declares ", declared,
-                 " categorical inputs, found more");
+                 ", but more 'categorical' lines follow");
         net.categoricals = std::move(inputs);
     }
 
@@ -357,8 +360,8 @@ private:
             if (keyword_of(first()) != keyword::layer) {
                 reject_misplaced(keyword_of(first()));
                 if (keyword_of(first()) != keyword::none && keyword_of(first()) != keyword::bias)
-                    fail(1, "'layers ", declared, "' on line ", declared_on, " declares ", declared, " layers, but only ",
-                         li - 1, " follow");
+                    fail(1, "'layers ", declared, "' on line ", declared_on, " declares ", declared, ", but only ", li - 1,
+                         " 'layer' blocks follow");
                 expect_keyword(keyword::layer);
             }
             require_args("layer", 3, "input width, output width and activation");
@@ -396,7 +399,8 @@ private:
         }
         next_or_eof("'end'");
         if (keyword_of(first()) == keyword::layer)
-            fail(1, "'layers ", declared, "' on line ", declared_on, " declares ", declared, " layers, found more");
+            fail(1, "'layers ", declared, "' on line ", declared_on, " declares ", declared,
+                 ", but more 'layer' blocks follow");
         net.layers = std::move(layers);
     }
 
