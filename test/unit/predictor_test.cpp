@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: Apache-2.0
+// predictor<G, F, S, C> and runtime_predictor<F, C>: composition, defaults, and what a prediction holds.
+#include "synperf/predictor/predictor.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "synperf/cost/concept.hpp"
+#include "synperf/cost/roofline_cost.hpp"
+#include "synperf/error.hpp"
+#include "synperf/family/gemm.hpp"
+#include "synperf/gpu/numbers.hpp"
+#include "synperf/hw/a100_sxm.hpp"
+#include "synperf/hw/catalogue.hpp"
+#include "synperf/hw/h100_sxm.hpp"
+#include "synperf/scheduler/hardware_round_robin.hpp"
+#include "synperf/scheduler/min_heap_persistent.hpp"
+#include "test_gpus.hpp"
+
+namespace {
+
+using synperf::prediction;
+using synperf::predictor;
+using synperf::runtime_predictor;
+using synperf::cost::roofline_cost;
+using synperf::family::gemm;
+using synperf::family::gemm_problem;
+namespace hw = synperf::hw;
+namespace scheduler = synperf::scheduler;
+
+/// Shapes covering compute-bound, memory-bound, split-K and odd sizes.
+const std::vector<gemm_problem>& shapes() {
+    static const std::vector<gemm_problem> s{{1, 128, 1024},   {1, 8192, 8192},   {16, 4096, 14336},
+                                             {128, 1024, 4096}, {1000, 3000, 70},  {2304, 2048, 8192},
+                                             {4096, 4096, 4096}, {8192, 28672, 8192}};
+    return s;
+}
+
+void check_same(const prediction& a, const prediction& b) {
+    CHECK(a.latency_us == b.latency_us);
+    CHECK(a.efficiency == b.efficiency);
+    CHECK(a.theoretical_us == b.theoretical_us);
+    CHECK(a.bottleneck == b.bottleneck);
+    CHECK(a.features == b.features);
+    REQUIRE(a.kernels.size() == b.kernels.size());
+    for (std::size_t i = 0; i < a.kernels.size(); ++i) {
+        CAPTURE(i);
+        CHECK(a.kernels[i].name == b.kernels[i].name);
+        CHECK(a.kernels[i].tasks == b.kernels[i].tasks);
+        CHECK(a.kernels[i].waves == b.kernels[i].waves);
+        CHECK(a.kernels[i].ctas_per_sm == b.kernels[i].ctas_per_sm);
+        CHECK(a.kernels[i].busy_sms == b.kernels[i].busy_sms);
+        CHECK(a.kernels[i].theoretical_us == b.kernels[i].theoretical_us);
+        CHECK(a.kernels[i].bottleneck == b.kernels[i].bottleneck);
+        CHECK(a.kernels[i].imbalance == b.kernels[i].imbalance);
+    }
+}
+
+/// A user cost model: a fixed efficiency, and a record of what the predictor passed in.
+struct recording_cost {
+    double value = 0.5;
+    mutable std::size_t calls = 0;
+    mutable std::size_t last_level = 99;
+    mutable std::vector<double> last_features;
+
+    [[nodiscard]] double efficiency(std::span<const double> features, std::size_t framework_level) const {
+        ++calls;
+        last_level = framework_level;
+        last_features.assign(features.begin(), features.end());
+        return value;
+    }
+};
+static_assert(synperf::cost::CostModel<recording_cost>);
+
+/// A user cost model that uses a feature: slower when the kernel needs more than one wave.
+struct wave_penalty {
+    [[nodiscard]] double efficiency(std::span<const double> x, std::size_t) const {
+        const double waves = x[9];  // gemm::feature_names[9] == "waves"
+        return waves > 1 ? 0.6 : 0.9;
+    }
+};
+static_assert(synperf::cost::CostModel<wave_penalty>);
+
+}  // namespace
+
+TEST_CASE("predictor: default scheduler follows the family's main dispatch on the GPU") {
+    static_assert(std::is_same_v<synperf::default_scheduler_t<gemm, hw::h100_sxm>, scheduler::min_heap_persistent>);
+    static_assert(std::is_same_v<synperf::default_scheduler_t<gemm, hw::a100_sxm>, scheduler::hardware_round_robin>);
+    using h100 = predictor<hw::h100_sxm, gemm, synperf::default_scheduler_t<gemm, hw::h100_sxm>, roofline_cost>;
+    using a100 = predictor<hw::a100_sxm, gemm, synperf::default_scheduler_t<gemm, hw::a100_sxm>, roofline_cost>;
+    CHECK(std::is_same_v<h100::scheduler_type, scheduler::min_heap_persistent>);
+    CHECK(std::is_same_v<a100::scheduler_type, scheduler::hardware_round_robin>);
+    // Leaving S out gives the same type.
+    CHECK(std::is_same_v<h100, predictor<hw::h100_sxm, gemm, scheduler::min_heap_persistent, roofline_cost>>);
+    CHECK(std::is_same_v<predictor<hw::a100_sxm, gemm>::scheduler_type, scheduler::hardware_round_robin>);
+    CHECK(std::is_same_v<predictor<hw::h100_sxm, gemm>::cost_model_type, synperf::cost::mlp_cost>);
+}
+
+TEST_CASE("predictor: re-exports the policies it was composed from") {
+    using p = predictor<hw::h100_sxm, gemm, scheduler::min_heap_persistent, roofline_cost>;
+    static_assert(std::is_same_v<p::gpu_type, hw::h100_sxm>);
+    static_assert(std::is_same_v<p::family_type, gemm>);
+    static_assert(std::is_same_v<p::scheduler_type, scheduler::min_heap_persistent>);
+    static_assert(std::is_same_v<p::cost_model_type, roofline_cost>);
+    static_assert(std::is_same_v<p::problem_type, gemm_problem>);
+    using r = runtime_predictor<gemm, roofline_cost>;
+    static_assert(std::is_same_v<r::family_type, gemm>);
+    static_assert(std::is_same_v<r::problem_type, gemm_problem>);
+    CHECK(p::gpu_type::name == "h100_sxm");
+    CHECK(p::family_type::name == "gemm");
+}
+
+TEST_CASE("predictor: compile-time and run-time composition give identical predictions") {
+    const predictor<hw::h100_sxm, gemm, synperf::default_scheduler_t<gemm, hw::h100_sxm>, roofline_cost> compile_time;
+    const runtime_predictor<gemm, roofline_cost> run_time(hw::h100_sxm::numbers, roofline_cost{});
+    CHECK(run_time.numbers().sm_count == hw::h100_sxm::numbers.sm_count);
+    for (const gemm_problem& p : shapes()) {
+        for (const char* fw : {"trtllm", "sglang", "vllm"}) {
+            CAPTURE(p.m);
+            CAPTURE(p.n);
+            CAPTURE(p.k);
+            CAPTURE(fw);
+            check_same(compile_time.predict(p, fw), run_time.predict(p, fw));
+        }
+    }
+}
+
+TEST_CASE_TEMPLATE_DEFINE("predictor: compile-time and run-time agree on a catalogue GPU", G, predictor_catalogue) {
+    const predictor<G, gemm, synperf::default_scheduler_t<gemm, G>, roofline_cost> compile_time;
+    const runtime_predictor<gemm, roofline_cost> run_time(G::numbers, roofline_cost{});
+    for (const gemm_problem& p : shapes()) {
+        CAPTURE(G::name);
+        CAPTURE(p.m);
+        CAPTURE(p.n);
+        CAPTURE(p.k);
+        check_same(compile_time.predict(p), run_time.predict(p));
+    }
+}
+TEST_CASE_TEMPLATE_APPLY(predictor_catalogue, hw::all_gpus);
+
+TEST_CASE("predictor: an unknown framework throws and lists the known ones") {
+    const runtime_predictor<gemm, roofline_cost> pred(hw::h100_sxm::numbers, roofline_cost{});
+    const gemm_problem p{128, 4096, 4096};
+    for (const char* bad : {"tensorrt", "", "TRTLLM"}) {
+        CAPTURE(bad);
+        try {
+            (void)pred.predict(p, bad);
+            FAIL("no exception for framework '" << bad << "'");
+        } catch (const synperf::invalid_argument& e) {
+            const std::string what = e.what();
+            CHECK(what.find("unknown framework '" + std::string(bad) + "'") != std::string::npos);
+            CHECK(what.find("trtllm") != std::string::npos);
+            CHECK(what.find("sglang") != std::string::npos);
+            CHECK(what.find("vllm") != std::string::npos);
+        }
+    }
+    const predictor<hw::a100_sxm, gemm, scheduler::hardware_round_robin, roofline_cost> compile_time;
+    CHECK_THROWS_WITH_AS((void)compile_time.predict(p, "pytorch"), doctest::Contains("known: trtllm, sglang, vllm"),
+                         synperf::invalid_argument);
+    // The framework is checked before any work, so a bad shape with a bad framework names the framework.
+    CHECK_THROWS_WITH_AS((void)pred.predict({0, 1, 1}, "nope"), doctest::Contains("unknown framework"),
+                         synperf::invalid_argument);
+}
+
+TEST_CASE("predictor: a prediction's kernels, waves and bottleneck are filled") {
+    const predictor<hw::h100_sxm, gemm, scheduler::min_heap_persistent, roofline_cost> h100;
+    const predictor<hw::a100_sxm, gemm, scheduler::hardware_round_robin, roofline_cost> a100;
+    const auto check_filled = [](const prediction& r, const synperf::gpu::gpu_numbers& g) {
+        REQUIRE(!r.kernels.empty());
+        CHECK(r.latency_us > 0);
+        CHECK(r.theoretical_us > 0);
+        CHECK(r.efficiency > 0);
+        CHECK(r.efficiency <= 1);
+        CHECK(!r.bottleneck.empty());
+        CHECK(r.bottleneck == r.kernels.front().bottleneck);
+        CHECK(r.features.size() == gemm::feature_count);
+        for (double f : r.features) CHECK(std::isfinite(f));
+        for (double f : r.features) CHECK(f >= 0);
+        double sum = 0;
+        for (const auto& k : r.kernels) {
+            CAPTURE(k.name);
+            CHECK(!k.name.empty());
+            CHECK(k.tasks >= 1);
+            CHECK(k.waves >= 1);
+            CHECK(k.ctas_per_sm >= 1);
+            CHECK(k.busy_sms >= 1);
+            CHECK(k.busy_sms <= g.sm_count);
+            CHECK(k.theoretical_us > 0);
+            CHECK(!k.bottleneck.empty());
+            CHECK(k.imbalance >= 1 - 1e-9);
+            sum += k.theoretical_us;
+        }
+        CHECK(r.theoretical_us == doctest::Approx(sum));
+    };
+    for (const gemm_problem& p : shapes()) {
+        CAPTURE(p.m);
+        CAPTURE(p.n);
+        CAPTURE(p.k);
+        check_filled(h100.predict(p), hw::h100_sxm::numbers);
+        check_filled(a100.predict(p), hw::a100_sxm::numbers);
+    }
+
+    SUBCASE("the main kernel's report matches the plan") {
+        const gemm_problem p{4096, 4096, 4096};
+        const prediction r = h100.predict(p);
+        const auto plan = gemm::plan(p, hw::h100_sxm::numbers);
+        CHECK(r.kernels.front().name == plan.kernels.front().name);
+        CHECK(r.kernels.front().tasks == plan.config.tiles);
+        CHECK(r.kernels.front().ctas_per_sm == 1);  // persistent: one CTA per SM
+        // 32 x 16 = 512 tiles of 128x256 on 132 persistent CTAs: ceil(512 / 132) = 4 per CTA.
+        CHECK(r.kernels.front().waves == std::ceil(double(plan.config.tiles) / 132.0));
+        CHECK(r.kernels.front().busy_sms == 132);
+        CHECK(r.bottleneck == "tensor");
+    }
+    SUBCASE("memory-bound decode shapes are DRAM-bound") {
+        CHECK(h100.predict({1, 8192, 8192}).bottleneck == "dram");
+        CHECK(a100.predict({1, 8192, 8192}).bottleneck == "dram");
+    }
+    SUBCASE("a split-K plan reports its reduction kernel") {
+        const gemm_problem p{1, 128, 4096};  // 1 output tile: K is split to use more SMs
+        for (const prediction& r : {h100.predict(p), a100.predict(p)}) {
+            REQUIRE(r.kernels.size() == 2);
+            CHECK(r.kernels[1].name == "splitk_reduce");
+            CHECK(r.features[14] > 1);  // "split_k"
+        }
+    }
+}
+
+TEST_CASE("predictor: roofline_cost (efficiency 1) predicts the theoretical time itself") {
+    const predictor<hw::h100_sxm, gemm, scheduler::min_heap_persistent, roofline_cost> h100;
+    const runtime_predictor<gemm, roofline_cost> rt(synperf::test::sm86_like(), roofline_cost{});
+    for (const gemm_problem& p : shapes()) {
+        CAPTURE(p.m);
+        CAPTURE(p.n);
+        CAPTURE(p.k);
+        for (const prediction& r : {h100.predict(p), rt.predict(p, "sglang")}) {
+            CHECK(r.efficiency == 1.0);
+            CHECK(r.latency_us == r.theoretical_us);
+        }
+    }
+}
+
+TEST_CASE("predictor: a user cost model plugs in") {
+    const gemm_problem p{2048, 4096, 4096};
+
+    SUBCASE("by value, with the features and framework level the family defines") {
+        recording_cost cost;
+        cost.value = 0.25;
+        const predictor<hw::h100_sxm, gemm, scheduler::min_heap_persistent, recording_cost> pred(cost);
+        const prediction r = pred.predict(p, "sglang");
+        CHECK(pred.cost_model().calls == 1);
+        CHECK(pred.cost_model().last_level == gemm::framework_level("sglang"));
+        CHECK(pred.cost_model().last_level == 1);
+        CHECK(pred.cost_model().last_features == r.features);
+        CHECK(r.efficiency == 0.25);
+        CHECK(r.latency_us == doctest::Approx(4 * r.theoretical_us));
+        (void)pred.predict(p);  // default framework: the first level
+        CHECK(pred.cost_model().last_level == 0);
+        CHECK(pred.cost_model().calls == 2);
+    }
+    SUBCASE("in a runtime_predictor") {
+        const runtime_predictor<gemm, recording_cost> pred(hw::a100_sxm::numbers, recording_cost{});
+        const prediction r = pred.predict(p, "vllm");
+        CHECK(pred.cost_model().last_level == 1);
+        CHECK(r.latency_us == doctest::Approx(2 * r.theoretical_us));
+    }
+    SUBCASE("a cost model that reads the features") {
+        const runtime_predictor<gemm, wave_penalty> pred(hw::h100_sxm::numbers, wave_penalty{});
+        REQUIRE(gemm::feature_names[9] == "waves");
+        const prediction one_wave = pred.predict({128, 256, 4096});
+        const prediction many = pred.predict({8192, 8192, 4096});
+        CHECK(one_wave.efficiency == 0.9);
+        CHECK(many.efficiency == 0.6);
+    }
+}
+
+TEST_CASE("runtime_predictor: rejects invalid GPU numbers on construction") {
+    synperf::gpu::gpu_numbers g = hw::h100_sxm::numbers;
+    g.sm_count = 0;
+    CHECK_THROWS_WITH_AS((runtime_predictor<gemm, roofline_cost>(g, roofline_cost{})), doctest::Contains("sm_count"),
+                         synperf::invalid_argument);
+    g = hw::h100_sxm::numbers;
+    g.dram_gbps = -1;
+    CHECK_THROWS_WITH_AS((runtime_predictor<gemm, roofline_cost>(g, roofline_cost{})), doctest::Contains("dram_gbps"),
+                         synperf::invalid_argument);
+}
