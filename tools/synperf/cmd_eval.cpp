@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `synperf eval gemm`: leave-GPU-out accuracy of the protocol weights, with roofline and linear baselines.
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <map>
 #include <string>
@@ -25,6 +26,7 @@ namespace {
 struct eval_cli_options {
     std::string data;
     std::string weights;
+    std::string dump;
     bool json = false;
 };
 
@@ -76,6 +78,13 @@ void run_eval_gemm(const eval_cli_options& o) {
     std::map<std::pair<std::string, std::string>, group> groups;
     std::map<std::string, gpu::gpu_numbers> numbers;
     std::vector<double> in(gemm_input_width);
+    std::FILE* dump = o.dump.empty() ? nullptr : std::fopen(o.dump.c_str(), "w");
+    if (!o.dump.empty() && dump == nullptr) throw invalid_argument("synperf: cannot write --dump file " + o.dump);
+    if (dump != nullptr) {
+        fmt::print(dump, "gpu,framework,split,m,n,k,measured_us,predicted_us,theoretical_us");
+        for (auto f : family::gemm::feature_names) fmt::print(dump, ",{}", f);
+        fmt::print(dump, "\n");
+    }
     for (const auto& s : samples) {
         if (s.label == data::split::seen && s.part != data::seen_part::test) continue;
         auto& gr = groups[{s.row->gpu, s.row->framework}];
@@ -90,7 +99,14 @@ void run_eval_gemm(const eval_cli_options& o) {
         gr.roofline.push_back(roofline_us(s.row->problem, it->second));
         gr.linear.push_back(std::exp(linear.predict_log(std::span<const double>(in))));
         if (s.efficiency() > 1.0) ++gr.above_one;
+        if (dump != nullptr) {
+            fmt::print(dump, "{},{},{},{},{},{},{},{},{}", s.row->gpu, s.row->framework, data::to_string(s.label), s.row->problem.m,
+                       s.row->problem.n, s.row->problem.k, s.row->latency_us, gr.ours.back(), s.theoretical_us);
+            for (double f : s.features) fmt::print(dump, ",{:.6g}", f);
+            fmt::print(dump, "\n");
+        }
     }
+    if (dump != nullptr) std::fclose(dump);
 
     struct line {
         std::string gpu, framework;
@@ -147,6 +163,7 @@ void add_eval_command(CLI::App& app) {
     gemm->add_option("--data", o.data, "measured-data directory (default: $SYNPERF_DATA or ../shared/data)");
     gemm->add_option("--weights", o.weights, "weights file (default: models/protocol/gemm.mlp)");
     gemm->add_flag("--json", o.json, "print JSON");
+    gemm->add_option("--dump", o.dump, "also write every evaluated row (features, theoretical, predicted) to a CSV file");
     gemm->final_callback([] { run_eval_gemm(o); });
 }
 

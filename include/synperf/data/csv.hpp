@@ -41,8 +41,15 @@ public:
         for (std::size_t i = 0; i < header_.size(); ++i)
             if (header_[i] == name) return i;
         std::string found;
-        for (auto h : header_) found += (found.empty() ? "" : ",") + std::string(h);
-        throw load_error(source_, 1, 0, "expected a column '" + std::string(name) + "', got columns " + found);
+        for (auto h : header_) {
+            if (!found.empty()) found += ',';
+            found += h;
+        }
+        std::string what = "expected a column '";
+        what += name;
+        what += "', got columns ";
+        what += found;
+        throw load_error(source_, 1, 0, what);
     }
     [[nodiscard]] bool has_column(std::string_view name) const noexcept {
         for (auto h : header_)

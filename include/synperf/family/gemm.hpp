@@ -58,6 +58,7 @@ struct gemm_plan {
     gemm_config config;
     std::vector<work::kernel_launch> kernels;
     double footprint_bytes = 0;  ///< A + B + C
+    double weight_bytes = 0;     ///< B (the weights), read cold in serving
     double refetch_bytes = 0;    ///< tile re-reads beyond the compulsory A + B
 };
 
@@ -90,10 +91,11 @@ inline constexpr double persistent_unit_overhead_cycles = 400;
 // A second kernel launch inside the same op (split-K reduction) costs about a microsecond of dependency gap.
 inline constexpr double dependent_launch_us = 1.0;
 
-/// Bytes of the compulsory traffic of a GEMM and how much of it L2 can serve without DRAM: weights (W) are
-/// read cold; X and Y stay in L2 when they fit in half of it (produced/consumed by neighbouring kernels).
+/// Bytes a GEMM must move. `expected_dram`: weights (W) are read cold, X and Y stay in L2 when they fit in
+/// half of it (produced / consumed by neighbouring kernels) — the traffic the schedule is costed with.
+/// `bound_dram` / `bound_l2`: for the lower bound only the bytes that cannot stay resident in L2 go to DRAM.
 struct traffic {
-    double dram = 0, resident = 0, footprint = 0;
+    double weights = 0, footprint = 0, expected_dram = 0, bound_dram = 0, bound_l2 = 0;
 };
 inline traffic compulsory_traffic(const gemm_problem& p, const gpu::gpu_numbers& g) {
     const double a = double(p.m) * double(p.k) * element_bytes;
@@ -101,9 +103,11 @@ inline traffic compulsory_traffic(const gemm_problem& p, const gpu::gpu_numbers&
     const double c = double(p.m) * double(p.n) * element_bytes;
     const double half_l2 = 0.5 * g.l2_bytes;
     traffic t;
+    t.weights = b;
     t.footprint = a + b + c;
-    t.dram = b + (a > half_l2 ? a : 0.0) + (c > half_l2 ? c : 0.0);
-    t.resident = (a > half_l2 ? 0.0 : a) + (c > half_l2 ? 0.0 : c);
+    t.expected_dram = b + (a > half_l2 ? a : 0.0) + (c > half_l2 ? c : 0.0);
+    t.bound_dram = std::max(0.0, t.footprint - g.l2_bytes);
+    t.bound_l2 = t.footprint - t.bound_dram;
     return t;
 }
 
@@ -153,7 +157,7 @@ inline double estimate_cycles(const gemm_problem& p, const gpu::gpu_numbers& g, 
     const double unit = std::max({mma, l2, smem}) + overhead;
     const double per_sm_units = std::ceil(double(c.tiles) / sms);
     const traffic t = compulsory_traffic(p, g);
-    double est = std::max(per_sm_units * unit, t.dram / g.dram_bytes_per_clk());
+    double est = std::max(per_sm_units * unit, t.expected_dram / g.dram_bytes_per_clk());
     if (c.split_k > 1) {
         const double mn = double(p.m) * double(p.n);
         est += (mn * c.split_k * partial_bytes + mn * element_bytes) / g.dram_bytes_per_clk() +
@@ -217,9 +221,9 @@ struct gemm {
         synperf::detail::report_error("gemm: unknown framework '" + std::string(framework) + "'; known: trtllm, sglang, vllm");
     }
 
-    static constexpr std::array<std::string_view, 23> feature_names{
+    static constexpr std::array<std::string_view, 24> feature_names{
         "tensor_all_cycle", "tensor_sm_max_cycle", "smem_sm_max_cycle", "l2_all_cycle", "l2_sm_max_cycle",
-        "dram_cycle", "dram_refetch_cycle", "l2_resident_cycle", "theoretical_us", "waves", "wave_efficiency",
+        "dram_cycle", "cold_weight_cycle", "dram_refetch_cycle", "l2_resident_cycle", "theoretical_us", "waves", "wave_efficiency",
         "k_iterations", "tile_m", "tile_n", "split_k", "work_units", "ctas_per_sm", "persistent", "reduce_cycle",
         "footprint_over_l2", "m", "n", "k"};
     static constexpr std::size_t feature_count = feature_names.size();
@@ -258,13 +262,14 @@ struct gemm {
         const double out_bytes = c.split_k > 1 ? gemm_detail::partial_bytes : eb;
         const gemm_detail::traffic t = gemm_detail::compulsory_traffic(p, g);
         out.footprint_bytes = t.footprint;
+        out.weight_bytes = t.weights;
 
         work::task_work unit;
         unit.tensor_flop = 2.0 * c.bm * c.bn * k_padded;
         unit.tensor_type = gpu::tensor_dtype::bf16;
         unit.l2_bytes = (c.bm + c.bn) * k_padded * eb + c.bm * c.bn * out_bytes;
         unit.smem_bytes = (c.bm + c.bn) * k_padded * eb;
-        unit.dram_bytes = t.dram / double(c.tiles);  // compulsory DRAM traffic spread over the units
+        unit.dram_bytes = t.expected_dram / double(c.tiles);  // expected DRAM traffic spread over the units
 
         const double tile_reads = double(c.tiles) * (c.bm + c.bn) * k_padded * eb;
         const double compulsory_reads = (double(p.m) + double(p.n)) * double(p.k) * eb;
@@ -276,7 +281,11 @@ struct gemm {
         main.dispatch = main_dispatch(g);
         main.persistent_ctas = persistent ? std::min<std::int64_t>(c.tiles, g.sm_count) : 0;
         main.tasks.push_back({unit, c.tiles});
-        main.l2_resident_bytes = t.resident;
+        work::task_work floor;
+        floor.tensor_flop = 2.0 * double(p.m) * double(p.n) * double(p.k);
+        floor.dram_bytes = t.bound_dram;
+        floor.l2_bytes = t.bound_l2;
+        main.compulsory = floor;
         out.kernels.push_back(std::move(main));
 
         if (c.split_k > 1) {
@@ -293,7 +302,12 @@ struct gemm {
             reduce.launch = {256, 32, 0};
             reduce.dispatch = work::dispatch_kind::hardware;
             reduce.tasks.push_back({r, ctas});
-            reduce.l2_resident_bytes = partials > 0.5 * g.l2_bytes ? 0.0 : partials;
+            work::task_work reduce_floor;
+            reduce_floor.fma_ops = outputs * c.split_k;
+            const double moved = partials + outputs * eb;
+            reduce_floor.dram_bytes = std::max(0.0, moved - g.l2_bytes);
+            reduce_floor.l2_bytes = moved - reduce_floor.dram_bytes;
+            reduce.compulsory = reduce_floor;
             out.kernels.push_back(std::move(reduce));
         }
         return out;
@@ -315,6 +329,7 @@ struct gemm {
                 m.all.l2,
                 m.sm_max.l2,
                 m.compulsory_dram_cycles,
+                plan.weight_bytes / g.dram_bytes_per_clk(),
                 plan.refetch_bytes / g.dram_bytes_per_clk(),
                 m.resident_l2_cycles,
                 features::cycles_to_us(theoretical, g),

@@ -32,9 +32,9 @@ struct kernel_features {
     work::pipe_cycles all;     ///< whole-GPU work / whole-GPU rate (every SM busy)
     work::pipe_cycles sm_max;  ///< busiest SM's work / one SM's rate (imbalance, wave quantization)
     double makespan_cycles = 0;     ///< scheduler's makespan
-    double compulsory_dram_cycles = 0;  ///< the kernel's DRAM bytes at full DRAM bandwidth
-    double resident_l2_cycles = 0;      ///< bytes served from L2 only, at full L2 bandwidth
-    double theoretical_cycles = 0;      ///< lower bound: max over pipes (busiest SM) and memory levels
+    double compulsory_dram_cycles = 0;  ///< compulsory bytes that cannot stay in L2, at full DRAM bandwidth
+    double resident_l2_cycles = 0;      ///< compulsory bytes L2 can hold, at full L2 bandwidth
+    double theoretical_cycles = 0;      ///< lower bound: max over pipes (whole GPU) and memory levels
     bottleneck limiter = bottleneck::tensor;
     double waves = 0;
     double tasks = 0;
@@ -45,9 +45,11 @@ struct kernel_features {
 
 /// Analyzes one kernel after scheduling.
 ///
-/// The theoretical time is a lower bound on the measured time: the busiest SM must run its tensor, FMA,
-/// XU and shared-memory work at peak rate, and the GPU must move the kernel's compulsory DRAM bytes at
-/// DRAM bandwidth and its L2-resident bytes at L2 bandwidth. Tile re-reads through L2 are features only.
+/// The theoretical time is a lower bound on the measured time: the GPU must run the kernel's compulsory
+/// tensor, FMA and XU work with every SM at peak rate, move the bytes that cannot stay resident in L2 at
+/// DRAM bandwidth and the rest at L2 bandwidth (`kernel_launch::compulsory`). Wave quantization, imbalance
+/// (the busiest SM's cycles), tile padding and tile re-reads are features only: they depend on launch
+/// choices a library may make better than the decomposer guesses, so charging them would break the bound.
 [[nodiscard]] inline kernel_features analyze(const work::kernel_launch& k, const scheduler::schedule_result& s,
                                              const gpu::gpu_numbers& g) {
     kernel_features f;
@@ -62,8 +64,13 @@ struct kernel_features {
     f.all.smem /= sms;
     f.sm_max = work::sm_cycles(s.sm_max, g);
     f.makespan_cycles = s.makespan_cycles;
-    f.compulsory_dram_cycles = s.total.dram_bytes / g.dram_bytes_per_clk();
-    f.resident_l2_cycles = k.l2_resident_bytes / g.l2_bytes_per_clk();
+    const work::task_work floor = k.compulsory.value_or(s.total);
+    work::pipe_cycles bound = work::sm_cycles(floor, g);
+    bound.tensor /= sms;
+    bound.fma /= sms;
+    bound.xu /= sms;
+    f.compulsory_dram_cycles = floor.dram_bytes / g.dram_bytes_per_clk();
+    f.resident_l2_cycles = k.compulsory ? floor.l2_bytes / g.l2_bytes_per_clk() : 0.0;
     f.waves = s.waves;
     f.tasks = static_cast<double>(s.tasks);
     f.slots_per_sm = s.slots_per_sm;
@@ -73,9 +80,11 @@ struct kernel_features {
         double cycles;
         bottleneck b;
     };
-    const candidate c[] = {{f.sm_max.tensor, bottleneck::tensor}, {f.sm_max.fma, bottleneck::fma},
-                           {f.sm_max.xu, bottleneck::xu},         {f.sm_max.smem, bottleneck::smem},
-                           {f.compulsory_dram_cycles, bottleneck::dram}, {f.resident_l2_cycles, bottleneck::l2}};
+    const candidate c[] = {{bound.tensor, bottleneck::tensor},
+                           {bound.fma, bottleneck::fma},
+                           {bound.xu, bottleneck::xu},
+                           {f.compulsory_dram_cycles, bottleneck::dram},
+                           {f.resident_l2_cycles, bottleneck::l2}};
     const auto best = std::max_element(std::begin(c), std::end(c),
                                        [](const candidate& a, const candidate& b) { return a.cycles < b.cycles; });
     f.theoretical_cycles = best->cycles;

@@ -2,6 +2,7 @@
 #pragma once
 /// \file One kernel launch: resources per CTA, how its work is dispatched, and its task classes.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,10 +33,10 @@ struct kernel_launch {
     dispatch_kind dispatch = dispatch_kind::hardware;
     std::int64_t persistent_ctas = 0;  ///< persistent grid size (0: one CTA per SM slot, capped at the units)
     std::vector<task_class> tasks;     ///< task classes in grid / work-unit order
-    /// Bytes the kernel touches that are served by L2 without a DRAM access (already resident, e.g. an
-    /// activation written by the previous kernel). Together with the tasks' `dram_bytes` these are the
-    /// kernel's compulsory traffic; tile re-reads beyond it are in the tasks' `l2_bytes`.
-    double l2_resident_bytes = 0;
+    /// The kernel's compulsory work, whatever tiling the library picks: useful tensor/FMA/XU ops, the bytes
+    /// that cannot stay resident in L2 (`dram_bytes`) and the bytes L2 can serve (`l2_bytes`). The theoretical
+    /// time (a lower bound) is computed from it; when absent, from the scheduled tasks' total work.
+    std::optional<task_work> compulsory;
 };
 
 }  // namespace synperf::work
