@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-/// \file Umbrella header: the whole core library, without ext/ (optional dependencies) and testing/ (doctest).
-///
-/// A folder with an aggregator `synperf/X.hpp` is included through it; the others through their headers.
+/// \file Umbrella header: the whole core library, without ext/ and train/ (optional dependencies),
+/// testing/ (doctest) and models/ (embedded weights, opt-in: `#include <synperf/models/gemm.hpp>`).
 
 #include "synperf/error.hpp"
-
-#include "synperf/gpu/concept.hpp"
-#include "synperf/gpu/numbers.hpp"
-#include "synperf/gpu/runtime_gpu.hpp"
-
-#include "synperf/work/launch.hpp"
-#include "synperf/work/task.hpp"
-
-#include "synperf/scheduler/concept.hpp"
-
-#include "synperf/mlp/network.hpp"
+#include "synperf/gpu.hpp"
+#include "synperf/work.hpp"
+#include "synperf/scheduler.hpp"
+#include "synperf/features.hpp"
+#include "synperf/family.hpp"
+#include "synperf/mlp.hpp"
+#include "synperf/cost.hpp"
+#include "synperf/predictor.hpp"
+#include "synperf/data.hpp"

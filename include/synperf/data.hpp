@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Measured data: CSV reader, data directory, protocol splits, GEMM rows.
+
+#include "synperf/data/csv.hpp"
+#include "synperf/data/data_dir.hpp"
+#include "synperf/data/protocol.hpp"
+#include "synperf/data/gemm_rows.hpp"

@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Kernel families: the KernelFamily concept and the built-in families.
+
+#include "synperf/family/concept.hpp"
+#include "synperf/family/gemm.hpp"

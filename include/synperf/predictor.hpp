@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Predictors: compile-time composition and the run-time path.
+
+#include "synperf/predictor/prediction.hpp"
+#include "synperf/predictor/predictor.hpp"
