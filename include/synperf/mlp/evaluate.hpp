@@ -93,7 +93,7 @@ inline void require_evaluable(const network& net) {
 /// Each numeric feature must be finite and >= 0 (cycle counts, bytes, ratios): it enters the network as
 /// log1p(x), computed in double and rounded to float. Each categorical input becomes a one-hot block after
 /// the numeric features, in `network::categoricals` order. Every layer then runs in float32 (the precision
-/// the model was trained in), each dot product with a fixed summation order (see `detail::dot`); the
+/// the model was trained in), each dot product with a fixed summation order (see `detail::dense_rows`); the
 /// float output of the final sigmoid is returned widened to double. Throws `invalid_argument` for a
 /// malformed network, a wrong number of inputs, a negative/NaN/Inf feature (naming it) or a level index out
 /// of range. No heap allocation: activations live in two stack buffers of `max_width` floats.
