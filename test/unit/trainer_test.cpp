@@ -228,6 +228,18 @@ TEST_CASE("trainer: respects max_epochs, stops early, and keeps the best epoch's
     CHECK(r.best_val_loss > 0);
 }
 
+TEST_CASE("trainer: tiny data sets (batches of 2 or 3 rows, shards without rows) train and export finite weights") {
+    const dataset train = make_rows(5, 12), validation = make_rows(3, 13);
+    train_options o = small_options();
+    o.batch = 2;
+    o.max_epochs = 3;
+    train_report r;
+    const auto net = synperf::train::train_mlp(train, validation, o, &r);
+    CHECK(r.epochs_run == 3);
+    CHECK(std::isfinite(r.best_val_loss));
+    for (float w : all_weights(net)) REQUIRE(std::isfinite(w));
+}
+
 TEST_CASE("trainer: rejects bad data and options with a clear message") {
     dataset train = make_rows(50, 9), validation = make_rows(20, 10);
     const train_options o = small_options();

@@ -645,7 +645,7 @@ private:
     }
 
     void allocate() {
-        const std::size_t nb = (rows_ + opt_.batch - 1) / opt_.batch;
+        const std::size_t nb = batch_count();
         const std::size_t max_rows = (rows_ + nb - 1) / nb;
         const std::size_t hidden = opt_.hidden.size();
         std::size_t width = 1;
@@ -688,11 +688,14 @@ private:
         val_pred_.resize(val_rows_);
     }
 
+    // Equal batches (sizes differ by at most one) of at most `batch` rows, so BatchNorm never sees a tiny
+    // trailing batch; and at least 2 rows each (BatchNorm needs a variance), which wins on tiny data sets.
+    std::size_t batch_count() const { return std::min((rows_ + opt_.batch - 1) / opt_.batch, rows_ / 2); }
+
     double train_epoch() {
         for (std::size_t i = rows_ - 1; i > 0; --i) std::swap(perm_[i], perm_[rng_.below(i + 1)]);
         for (shard& sh : shards_) sh.loss = 0;
-        // Equal batches (sizes differ by at most one): BatchNorm never sees a tiny trailing batch.
-        const std::size_t nb = (rows_ + opt_.batch - 1) / opt_.batch;
+        const std::size_t nb = batch_count();
         const std::size_t base = rows_ / nb, extra = rows_ % nb;
         double weight = 0;
         for (std::size_t k = 0, first = 0; k < nb; ++k) {
