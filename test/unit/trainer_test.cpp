@@ -221,6 +221,10 @@ TEST_CASE("trainer: respects max_epochs, stops early, and keeps the best epoch's
     CHECK(mean_log_error(synperf::train::predict(model, validation.x), validation) ==
           doctest::Approx(r.best_val_loss).epsilon(1e-5));
 
+    CHECK_THROWS_WITH_AS(synperf::train::predict(model, xt::xtensor<float, 2>::from_shape({2, 4})),
+                         doctest::Contains("needs 5 input columns, got 4"), synperf::invalid_argument);
+    CHECK(synperf::train::predict(model, xt::xtensor<float, 2>::from_shape({0, 5})).size() == 0);
+
     // No validation rows: the training loss is monitored instead.
     o.max_epochs = 2;
     (void)synperf::train::fit_mlp(train, dataset{}, o, &r);

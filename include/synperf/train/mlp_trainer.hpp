@@ -1001,7 +1001,8 @@ inline std::vector<layer_view> views(const mlp_model& m) {
 
 /// Trains the efficiency MLP and returns it unexported (BatchNorm and standardisation separate).
 ///
-/// With an empty validation set the training loss is monitored instead. Deterministic for a given seed.
+/// With an empty validation set the training loss is monitored instead. The same data, options and seed give
+/// bit-identical weights whatever `threads` is (on one machine: another CPU may pick other BLAS kernels).
 inline mlp_model fit_mlp(const dataset& train, const dataset& validation, const train_options& options,
                          train_report* report = nullptr, std::ostream* progress = &std::cerr) {
     detail::trainer t(train, validation, options);
@@ -1011,14 +1012,15 @@ inline mlp_model fit_mlp(const dataset& train, const dataset& validation, const 
 /// Eval-mode forward pass of an unexported model: one efficiency per row of `x` (inputs as in `dataset::x`).
 inline xt::xtensor<float, 1> predict(const mlp_model& model, const xt::xtensor<float, 2>& x) {
     const auto layers = detail::views(model);
-    if (x.shape(1) != model.input_mean.size() && x.shape(0) != 0)
+    xt::xtensor<float, 1> out = xt::xtensor<float, 1>::from_shape({x.shape(0)});
+    if (x.shape(0) == 0) return out;
+    if (x.shape(1) != model.input_mean.size())
         detail::report_error(
             detail::cat("predict: needs ", model.input_mean.size(), " input columns, got ", x.shape(1)));
     std::vector<float> xs;
     detail::standardise(x, model.input_mean, model.input_std, xs);
-    xt::xtensor<float, 1> out = xt::xtensor<float, 1>::from_shape({x.shape(0)});
     detail::eval_pass pass;
-    if (x.shape(0) != 0) pass.run(layers, xs.data(), x.shape(0), out.data());
+    pass.run(layers, xs.data(), x.shape(0), out.data());
     return out;
 }
 
