@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# End-to-end checks of the synperf CLI. Usage: cli_test.sh <synperf> <source-dir> <work-dir> <case>
+# Exit 77 = skipped (no measured data); the message says why.
+set -uo pipefail
+synperf="$1" src="$2" work="$3" case="$4"
+mkdir -p "$work"
+data="${SYNPERF_DATA:-$src/../shared/data}"
+
+fail() { echo "FAIL: $*"; exit 1; }
+need_data() { [[ -d "$data/aiconfigurator" ]] || { echo "SKIPPED: no measured data at $data (set SYNPERF_DATA)"; exit 77; }; }
+# expect_error <regex> <args...>: the command must exit non-zero and print the regex on stderr.
+expect_error() {
+  local pattern="$1"; shift
+  local out; out="$("$synperf" "$@" 2>&1)"; local rc=$?
+  [[ $rc -ne 0 ]] || fail "'$*' exited 0"
+  grep -Eq "$pattern" <<<"$out" || fail "'$*' printed '$out', expected /$pattern/"
+  echo "ok: $* -> $out"
+}
+
+case "$case" in
+  gpus)
+    out="$("$synperf" gpus)" || fail "gpus"
+    for id in a100_sxm h100_sxm b300_sxm rtx_pro_6000_server rtx_5090; do grep -q "$id" <<<"$out" || fail "gpus lacks $id"; done
+    "$synperf" gpus --json | grep -q '"sms": 132' || fail "gpus --json";;
+  predict_without_data)
+    # The shipped model is embedded: prediction needs no data directory.
+    out="$(SYNPERF_DATA=/nonexistent "$synperf" predict gemm --gpu h100_sxm --m 4096 --n 4096 --k 4096 --json)" || fail "predict"
+    grep -q '"latency_us"' <<<"$out" || fail "no latency in $out"
+    grep -q '"tile"' <<<"$out" || fail "no tile in $out"
+    "$synperf" predict gemm --gpu "NVIDIA A100-SXM4-80GB" --m 1 --n 8192 --k 8192 | grep -q "latency" || fail "alias";;
+  predict_csv)
+    printf 'm,n,k\n1,4096,4096\n4096,4096,4096\n' > "$work/shapes.csv"
+    out="$("$synperf" predict gemm --gpu b200_sxm --csv "$work/shapes.csv")" || fail "csv"
+    [[ "$(wc -l <<<"$out")" -eq 3 ]] || fail "expected header + 2 rows, got: $out";;
+  predict_spec_file)
+    "$synperf" predict gemm --gpu-spec "$src/examples/specs/hypothetical_h100_8tbs.spec" --m 16 --n 8192 --k 8192 | grep -q latency || fail "spec"
+    a="$("$synperf" predict gemm --gpu h100_sxm --m 16 --n 8192 --k 8192 --json | grep '"theoretical_us"')"
+    b="$("$synperf" predict gemm --gpu h100_sxm --set dram_gbps=6700 --m 16 --n 8192 --k 8192 --json | grep '"theoretical_us"')"
+    [[ "$a" != "$b" ]] || fail "--set dram_gbps changed nothing";;
+  bad_input)
+    expect_error "unknown GPU 'h900'; known: a100_sxm" predict gemm --gpu h900 --m 1 --n 1 --k 1
+    expect_error "m must be > 0, got 0" predict gemm --gpu h100_sxm --m 0 --n 8 --k 8
+    expect_error "k must be > 0, got -5" predict gemm --gpu h100_sxm --m 8 --n 8 --k -5
+    expect_error "(could not be converted|out of range|--n)" predict gemm --gpu h100_sxm --m 8 --n 99999999999999999999 --k 8
+    expect_error "must be <= 2\^31" predict gemm --gpu h100_sxm --m 8 --n 8 --k 4294967296
+    expect_error "unknown key 'dram_gbs'" predict gemm --gpu h100_sxm --set dram_gbs=1 --m 8 --n 8 --k 8
+    printf 'm,n,k\n1,2\n' > "$work/bad.csv"
+    expect_error "bad.csv:2: expected 3 fields, got 2" predict gemm --gpu h100_sxm --csv "$work/bad.csv"
+    printf 'synperf-mlp 9\n' > "$work/bad.mlp"
+    expect_error "bad.mlp:1" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --weights "$work/bad.mlp";;
+  train_smoke)
+    need_data
+    "$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --out "$work/smoke.mlp" || fail "train"
+    head -1 "$work/smoke.mlp" | grep -q "^synperf-mlp" || fail "no weights written"
+    "$synperf" predict gemm --gpu l40s --m 64 --n 4096 --k 4096 --weights "$work/smoke.mlp" | grep -q latency || fail "smoke weights unusable";;
+  eval_gemm)
+    need_data
+    out="$("$synperf" eval gemm --data "$data" --json)" || fail "eval"
+    for gpu in h100_sxm b200_sxm l40s a100_sxm rtx_pro_6000_server rtx_5090 b300_sxm gb300 h200_sxm gb200; do
+      grep -q "\"gpu\": \"$gpu\"" <<<"$out" || fail "eval lacks $gpu"
+    done
+    "$synperf" eval gemm --data "$data";;
+  *) fail "unknown case $case";;
+esac
+echo "passed: $case"
