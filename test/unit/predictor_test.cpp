@@ -190,6 +190,7 @@ TEST_CASE("predictor: a prediction's kernels, waves and bottleneck are filled") 
         CHECK(r.efficiency <= 1);
         CHECK(!r.bottleneck.empty());
         CHECK(r.bottleneck == r.kernels.front().bottleneck);
+        CHECK(r.kernels.front().theoretical_us > 0);
         CHECK(r.features.size() == gemm::feature_count);
         for (double f : r.features) CHECK(std::isfinite(f));
         for (double f : r.features) CHECK(f >= 0);
@@ -202,7 +203,7 @@ TEST_CASE("predictor: a prediction's kernels, waves and bottleneck are filled") 
             CHECK(k.ctas_per_sm >= 1);
             CHECK(k.busy_sms >= 1);
             CHECK(k.busy_sms <= g.sm_count);
-            CHECK(k.theoretical_us > 0);
+            CHECK(k.theoretical_us >= 0);  // a split-K reduction adds nothing compulsory: it may be 0
             CHECK(!k.bottleneck.empty());
             CHECK(k.imbalance >= 1 - 1e-9);
             sum += k.theoretical_us;
