@@ -202,14 +202,20 @@ inline void relu_affine(float* __restrict a, const float* __restrict b, const fl
         for (std::size_t j = 0; j < w; ++j) a[k + j] = std::max(a[k + j] + b[j], 0.0f) * s[j] + t[j];
 }
 
-/// One AdamW step; `g` is overwritten (it holds √v between the loops, so the vectorisable parts stay apart
-/// from the square root, which -fmath-errno keeps scalar).
+/// a += b.
+inline void add_into(float* __restrict a, const float* __restrict b, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) a[i] += b[i];
+}
+
+/// One AdamW step on the gradient g · scale; `g` is overwritten (it holds √v between the loops, so the vectorisable
+/// parts stay apart from the square root, which -fmath-errno keeps scalar).
 inline void adamw_update(float* __restrict p, float* __restrict g, float* __restrict m, float* __restrict v,
-                         std::size_t count, float decay, float step, float bc2) {
+                         std::size_t count, float scale, float decay, float step, float bc2) {
     for (std::size_t i = 0; i < count; ++i) {
+        const float gi = g[i] * scale;  // scale < 1 clips the gradient norm
         p[i] *= decay;
-        m[i] = adam_beta1 * m[i] + (1.0f - adam_beta1) * g[i];
-        v[i] = adam_beta2 * v[i] + (1.0f - adam_beta2) * g[i] * g[i];
+        m[i] = adam_beta1 * m[i] + (1.0f - adam_beta1) * gi;
+        v[i] = adam_beta2 * v[i] + (1.0f - adam_beta2) * gi * gi;
     }
     for (std::size_t i = 0; i < count; ++i) g[i] = std::sqrt(v[i]);
     for (std::size_t i = 0; i < count; ++i) p[i] -= step * m[i] / (g[i] / bc2 + adam_eps);
@@ -566,6 +572,7 @@ private:
         std::vector<float> coef;          // scratch, 3 x widest layer
         std::vector<std::uint32_t> bits;  // dropout random bits
         double loss = 0;                  // Σ w·|log(ê/e)| over the epoch
+        double norm2 = 0;                 // squared gradient norm over this shard's parameter slice
         eval_pass eval;
     };
 
@@ -742,13 +749,25 @@ private:
             });
         for (std::size_t l = hidden; l-- > 0;) crew_->run([&](std::size_t s) { hidden_backward(shards_[s], l); });
         if (!(wsum > 0)) return;
-        float* g = grads_.data();
-        std::copy(shards_[0].grad.begin(), shards_[0].grad.end(), grads_.begin());
-        for (std::size_t s = 1; s < shard_count; ++s) {
-            const float* part = shards_[s].grad.data();
-            for (std::size_t i = 0; i < grads_.size(); ++i) g[i] += part[i];
-        }
+        crew_->run([&](std::size_t s) { sum_gradients(s); });
         adamw();
+    }
+
+    // Shard s's slice of the parameters: gradient sums, clipping and AdamW run slice by slice in parallel.
+    std::pair<std::size_t, std::size_t> slice(std::size_t s) const {
+        return {params_.size() * s / shard_count, params_.size() * (s + 1) / shard_count};
+    }
+
+    // The batch gradient over slice s (shard partials added in shard order), and its squared norm.
+    void sum_gradients(std::size_t s) {
+        const auto [b, e] = slice(s);
+        float* g = grads_.data() + b;
+        std::copy(shards_[0].grad.begin() + static_cast<std::ptrdiff_t>(b),
+                  shards_[0].grad.begin() + static_cast<std::ptrdiff_t>(e), g);
+        for (std::size_t t = 1; t < shard_count; ++t) add_into(g, shards_[t].grad.data() + b, e - b);
+        double norm2 = 0;
+        for (std::size_t i = 0; i < e - b; ++i) norm2 += static_cast<double>(g[i]) * g[i];
+        shards_[s].norm2 = norm2;
     }
 
     void gather(shard& sh) {
@@ -874,23 +893,22 @@ private:
     }
 
     void adamw() {
-        const std::size_t count = params_.size();
-        float* g = grads_.data();
-        if (opt_.grad_clip > 0) {
-            double norm = 0;
-            for (std::size_t i = 0; i < count; ++i) norm += static_cast<double>(g[i]) * g[i];
-            norm = std::sqrt(norm);
-            if (norm > opt_.grad_clip) {  // torch.nn.utils.clip_grad_norm_
-                const float s = static_cast<float>(opt_.grad_clip / (norm + 1e-6));
-                for (std::size_t i = 0; i < count; ++i) g[i] *= s;
-            }
-        }
+        double norm2 = 0;
+        for (const shard& sh : shards_) norm2 += sh.norm2;
+        float scale = 1.0f;
+        const double norm = std::sqrt(norm2);
+        if (opt_.grad_clip > 0 && norm > opt_.grad_clip)  // torch.nn.utils.clip_grad_norm_
+            scale = static_cast<float>(opt_.grad_clip / (norm + 1e-6));
         ++adam_t_;
         const double t = static_cast<double>(adam_t_);
         const float step = static_cast<float>(lr_ / (1.0 - std::pow(static_cast<double>(adam_beta1), t)));
         const float bc2 = static_cast<float>(std::sqrt(1.0 - std::pow(static_cast<double>(adam_beta2), t)));
         const float decay = 1.0f - static_cast<float>(lr_ * opt_.weight_decay);
-        adamw_update(params_.data(), g, adam_m_.data(), adam_v_.data(), count, decay, step, bc2);
+        crew_->run([&](std::size_t s) {
+            const auto [b, e] = slice(s);
+            adamw_update(params_.data() + b, grads_.data() + b, adam_m_.data() + b, adam_v_.data() + b, e - b, scale,
+                         decay, step, bc2);
+        });
     }
 
     std::vector<layer_view> views(const std::vector<float>& params, const std::vector<float>& stats) const {
