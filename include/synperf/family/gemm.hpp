@@ -223,9 +223,9 @@ struct gemm {
 
     static constexpr std::array<std::string_view, 24> feature_names{
         "tensor_all_cycle", "tensor_sm_max_cycle", "smem_sm_max_cycle", "l2_all_cycle", "l2_sm_max_cycle",
-        "dram_cycle", "cold_weight_cycle", "dram_refetch_cycle", "l2_resident_cycle", "theoretical_us", "waves", "wave_efficiency",
-        "k_iterations", "tile_m", "tile_n", "split_k", "work_units", "ctas_per_sm", "persistent", "reduce_cycle",
-        "footprint_over_l2", "m", "n", "k"};
+        "dram_cycle", "cold_weight_cycle", "dram_refetch_cycle", "l2_resident_cycle", "theoretical_us", "waves",
+        "wave_efficiency", "k_iterations", "tile_m", "tile_n", "split_k", "work_units", "ctas_per_sm", "persistent",
+        "reduce_cycle", "footprint_over_l2", "m", "n", "k"};
     static constexpr std::size_t feature_count = feature_names.size();
 
     /// Main-kernel dispatch: persistent warp-specialized on sm_90/100/103, one CTA per tile elsewhere.
@@ -302,12 +302,9 @@ struct gemm {
             reduce.launch = {256, 32, 0};
             reduce.dispatch = work::dispatch_kind::hardware;
             reduce.tasks.push_back({r, ctas});
-            work::task_work reduce_floor;
-            reduce_floor.fma_ops = outputs * c.split_k;
-            const double moved = partials + outputs * eb;
-            reduce_floor.dram_bytes = std::max(0.0, moved - g.l2_bytes);
-            reduce_floor.l2_bytes = moved - reduce_floor.dram_bytes;
-            reduce.compulsory = reduce_floor;
+            // Splitting K is the library's choice, not the problem's: nothing of the reduction is compulsory,
+            // so the op's lower bound stays that of the GEMM itself (and monotonic in m, n, k).
+            reduce.compulsory = work::task_work{};
             out.kernels.push_back(std::move(reduce));
         }
         return out;
@@ -319,20 +316,21 @@ struct gemm {
                                                       const gpu::gpu_numbers& g) {
         const features::kernel_features& m = kf[0];
         const gemm_config& c = plan.config;
-        double theoretical = 0;
-        for (const auto& k : kf) theoretical += k.theoretical_cycles;
-        const double reduce = kf.size() > 1 ? kf[1].theoretical_cycles : 0.0;
+        double bound = 0;
+        for (const auto& k : kf) bound += k.theoretical_cycles;
+        const double reduce = kf.size() > 1 ? kf[1].all.max() : 0.0;
         const double per_sm = std::ceil(double(c.tiles) / g.sm_count);
+        const double dram_clk = g.dram_bytes_per_clk();
         return {m.all.tensor,
                 m.sm_max.tensor,
                 m.sm_max.smem,
                 m.all.l2,
                 m.sm_max.l2,
                 m.compulsory_dram_cycles,
-                plan.weight_bytes / g.dram_bytes_per_clk(),
-                plan.refetch_bytes / g.dram_bytes_per_clk(),
+                plan.weight_bytes / dram_clk,
+                plan.refetch_bytes / dram_clk,
                 m.resident_l2_cycles,
-                features::cycles_to_us(theoretical, g),
+                features::cycles_to_us(bound, g),
                 m.waves,
                 double(c.tiles) / (per_sm * g.sm_count),
                 double(c.k_iterations),
