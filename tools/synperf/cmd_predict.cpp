@@ -92,9 +92,6 @@ void print_text(const gpu::runtime_gpu& g, const family::gemm_problem& p, const 
 
 void run_predict_gemm(const predict_gemm_options& o) {
     const gpu::runtime_gpu g = o.gpu.resolve();
-    auto net = gemm_model(o.weights);
-    mlp::check_compatible(*net, family::gemm::name, family::gemm::feature_names, o.weights.empty() ? "gemm model" : o.weights);
-    const runtime_predictor<family::gemm> pred(g.numbers, cost::mlp_cost(net));
 
     std::vector<family::gemm_problem> problems;
     if (!o.csv.empty()) {
@@ -107,6 +104,10 @@ void run_predict_gemm(const predict_gemm_options& o) {
         problems.push_back({o.m, o.n, o.k, parse_dtype(o.dtype)});
     }
     for (const auto& p : problems) family::gemm::validate(p);
+    // Inputs are checked before the model is loaded, so a bad shape is reported as such.
+    auto net = gemm_model(o.weights);
+    mlp::check_compatible(*net, family::gemm::name, family::gemm::feature_names, o.weights.empty() ? "gemm model" : o.weights);
+    const runtime_predictor<family::gemm> pred(g.numbers, cost::mlp_cost(net));
 
     nlohmann::json rows = nlohmann::json::array();
     if (!o.csv.empty() && !o.json) fmt::print("m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,split_k,waves\n");
