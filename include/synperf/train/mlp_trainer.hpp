@@ -13,7 +13,7 @@
 
 #include <algorithm>
 #include <array>
-#include <barrier>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
@@ -380,59 +380,78 @@ inline void check_options(const train_options& o) {
 
 /// Runs one function per shard on a fixed set of threads and returns when every shard is done.
 ///
-/// Shards, not threads, split the work, so results do not depend on how many threads run them.
+/// Shards, not threads, split the work, so results do not depend on how many threads run them. Threads
+/// claim shards from a counter: the caller starts at once and does every shard itself if the workers are
+/// slow to wake (a busy machine), instead of waiting at a barrier for a descheduled thread.
 class team {
 public:
-    team(std::size_t threads, std::size_t shards)
-            : threads_(std::clamp<std::size_t>(threads, 1, shards)),
-              shards_(shards),
-              sync_(static_cast<std::ptrdiff_t>(threads_)) {
+    team(std::size_t threads, std::size_t shards) : shards_(shards) {
+        const std::size_t n = std::clamp<std::size_t>(threads, 1, shards);
         try {
-            for (std::size_t t = 1; t < threads_; ++t) workers_.emplace_back([this, t] { work(t); });
+            for (std::size_t t = 1; t < n; ++t) workers_.emplace_back([this] { work(); });
         } catch (...) {
-            stop_ = true;  // release the workers that did start, then rethrow
-            for (std::size_t k = workers_.size() + 1; k < threads_; ++k) sync_.arrive_and_drop();
-            sync_.arrive_and_wait();
-            for (auto& w : workers_) w.join();
+            stop();
             throw;
         }
     }
     team(const team&) = delete;
     team& operator=(const team&) = delete;
-    ~team() {
-        if (workers_.empty()) return;
-        stop_ = true;
-        sync_.arrive_and_wait();
-        for (auto& w : workers_) w.join();
-    }
+    ~team() { stop(); }
 
-    /// Calls f(s) for every shard s; `f` must not throw.
+    /// Calls f(s) for every shard s, each exactly once, on any of the threads; `f` must not throw.
     template <class F>
     void run(const F& f) {
-        ctx_ = &f;
-        call_ = [](const void* c, std::size_t s) { (*static_cast<const F*>(c))(s); };
-        if (!workers_.empty()) sync_.arrive_and_wait();
-        for (std::size_t s = 0; s < shards_; s += threads_) f(s);
-        if (!workers_.empty()) sync_.arrive_and_wait();
+        ctx_.store(&f, std::memory_order_relaxed);
+        call_.store([](const void* c, std::size_t s) { (*static_cast<const F*>(c))(s); }, std::memory_order_relaxed);
+        done_.store(0, std::memory_order_relaxed);
+        next_.store(0, std::memory_order_release);  // a claim that reads this sees the job above
+        if (!workers_.empty()) {
+            generation_.fetch_add(1, std::memory_order_release);
+            generation_.notify_all();
+        }
+        claim();
+        for (std::size_t d = done_.load(std::memory_order_acquire); d != shards_;
+             d = done_.load(std::memory_order_acquire))
+            done_.wait(d, std::memory_order_acquire);
     }
 
 private:
-    void work(std::size_t t) {
+    // Runs unclaimed shards of the current job until none is left.
+    void claim() {
         for (;;) {
-            sync_.arrive_and_wait();
-            if (stop_) return;
-            for (std::size_t s = t; s < shards_; s += threads_) call_(ctx_, s);
-            sync_.arrive_and_wait();
+            const std::size_t s = next_.fetch_add(1, std::memory_order_acq_rel);
+            if (s >= shards_) return;
+            call_.load(std::memory_order_relaxed)(ctx_.load(std::memory_order_relaxed), s);
+            if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == shards_) done_.notify_all();
         }
     }
 
-    std::size_t threads_;
+    void work() {
+        std::uint64_t seen = 0;
+        for (;;) {
+            generation_.wait(seen, std::memory_order_acquire);
+            seen = generation_.load(std::memory_order_acquire);
+            if (stop_.load(std::memory_order_acquire)) return;
+            claim();
+        }
+    }
+
+    void stop() {
+        stop_.store(true, std::memory_order_release);
+        generation_.fetch_add(1, std::memory_order_release);
+        generation_.notify_all();
+        for (auto& w : workers_) w.join();
+        workers_.clear();
+    }
+
     std::size_t shards_;
-    std::barrier<> sync_;
     std::vector<std::thread> workers_;
-    const void* ctx_ = nullptr;
-    void (*call_)(const void*, std::size_t) = nullptr;
-    bool stop_ = false;  // published to the workers by the barrier
+    std::atomic<const void*> ctx_{nullptr};
+    std::atomic<void (*)(const void*, std::size_t)> call_{nullptr};
+    std::atomic<std::size_t> next_{0};  // next shard to claim; >= shards_ when the job is taken
+    std::atomic<std::size_t> done_{0};  // shards finished
+    std::atomic<std::uint64_t> generation_{0};
+    std::atomic<bool> stop_{false};
 };
 
 /// Keeps OpenBLAS on one thread while alive: the shards already run in parallel, and OpenBLAS's own
