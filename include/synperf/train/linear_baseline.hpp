@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-/// \file The linear baseline: least squares of log(latency) on [1, log1p(features)...] (docs/METHOD.md §2).
+/// \file The linear baseline reported beside the MLP: least squares of log(latency) on [1, log1p(features)...].
 #include <synperf/error.hpp>
 #include <synperf/mlp/validate.hpp>
 #include <synperf/ext/xtensor.hpp>

@@ -4,8 +4,9 @@
 ///
 /// Per hidden layer: Linear -> ReLU -> BatchNorm1d -> Dropout(p); then Linear -> sigmoid = efficiency.
 /// Inputs are standardised with the training set's column mean and std. Loss: weighted mean of
-/// |log(ê / e)|, which equals latency MAPE for small errors (docs/METHOD.md §2). AdamW, global grad-norm
-/// clipping, ReduceLROnPlateau and early stopping follow PyTorch's definitions and defaults.
+/// |log(ê / e)|: latency is inversely proportional to efficiency, so this is the latency error we report
+/// (|pred − meas| / meas) for small errors, where a loss on efficiency would not be. AdamW, global
+/// grad-norm clipping, ReduceLROnPlateau and early stopping follow PyTorch's definitions and defaults.
 #include <synperf/error.hpp>
 #include <synperf/ext/xtensor.hpp>
 #include <synperf/mlp/network.hpp>
