@@ -15,6 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "synperf/cost/mlp_cost.hpp"
+#include "synperf/mlp/compiled.hpp"
+
 // Counts heap allocations (the replaceable global operator new), so a test can check that a prediction
 // makes none. Only counts: every allocation still goes to malloc and free.
 namespace {
@@ -157,6 +160,19 @@ TEST_CASE("mlp evaluate: a prediction allocates nothing") {
     double sum = synperf::mlp::evaluate(net, numeric, cat);
     const std::size_t before = allocations.load();
     for (int i = 0; i < 100; ++i) sum += synperf::mlp::evaluate(net, numeric, cat);
+    CHECK(allocations.load() == before);
+    CHECK(std::isfinite(sum));
+}
+
+TEST_CASE("mlp compiled_network and cost::mlp_cost: a prediction allocates nothing") {
+    const network net = random_network({26, 256, 128, 64, 1}, 24, 11);
+    const synperf::mlp::compiled_network compiled(net);
+    const synperf::cost::mlp_cost cost(net);
+    const std::vector<double> numeric(24, 3.0);
+    const std::vector<std::size_t> cat{1};
+    double sum = compiled.evaluate(numeric, cat) + cost.efficiency(numeric, 1);
+    const std::size_t before = allocations.load();
+    for (int i = 0; i < 100; ++i) sum += compiled.evaluate(numeric, cat) + cost.efficiency(numeric, 0);
     CHECK(allocations.load() == before);
     CHECK(std::isfinite(sum));
 }

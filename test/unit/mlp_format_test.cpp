@@ -45,17 +45,17 @@ constexpr std::string_view tiny_text =
     "bias 0.125\n"                                                               // 16
     "end\n";                                                                     // 17
 
-// tiny_text with line `n` (1-based) replaced by `with` (which may hold several lines or none).
-std::string replace_line(std::size_t n, std::string_view with) {
+// `text` with line `n` (1-based) replaced by `with` (which may hold several lines or none).
+std::string replace_line_in(std::string_view text, std::size_t n, std::string_view with) {
     std::string out;
     std::size_t line = 1;
     std::size_t start = 0;
-    while (start < tiny_text.size()) {
-        const std::size_t end = tiny_text.find('\n', start);
+    while (start < text.size()) {
+        const std::size_t end = text.find('\n', start);
         if (line == n) {
             out += with;
         } else {
-            out += tiny_text.substr(start, end - start + 1);
+            out += text.substr(start, end - start + 1);
         }
         start = end + 1;
         ++line;
@@ -63,16 +63,32 @@ std::string replace_line(std::size_t n, std::string_view with) {
     return out;
 }
 
+// tiny_text with line `n` (1-based) replaced by `with`.
+std::string replace_line(std::size_t n, std::string_view with) { return replace_line_in(tiny_text, n, with); }
+
+// tiny_text with a training range after each feature line: lines 6 and 8; categoricals moves to line 9.
+const std::string ranged_text = replace_line(6, "range 0 1000\nfeature y\nrange 0.5 12345.678\n");
+
+// ranged_text with line `n` replaced by `with`.
+std::string replace_ranged_line(std::size_t n, std::string_view with) { return replace_line_in(ranged_text, n, with); }
+
 // tiny_text without its meta line (line 3).
 std::string without_meta() { return replace_line(3, ""); }
 
 std::uint32_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+std::uint64_t bits(double d) { return std::bit_cast<std::uint64_t>(d); }
 
 // Field-by-field equality, floats compared bit for bit (so -0 differs from 0).
 void check_same(const network& a, const network& b) {
     CHECK(a.family == b.family);
     CHECK(a.meta == b.meta);
     CHECK(a.feature_names == b.feature_names);
+    REQUIRE(a.feature_min.size() == b.feature_min.size());
+    REQUIRE(a.feature_max.size() == b.feature_max.size());
+    for (std::size_t i = 0; i < a.feature_min.size(); ++i) {
+        CHECK(bits(a.feature_min[i]) == bits(b.feature_min[i]));
+        CHECK(bits(a.feature_max[i]) == bits(b.feature_max[i]));
+    }
     REQUIRE(a.categoricals.size() == b.categoricals.size());
     for (std::size_t c = 0; c < a.categoricals.size(); ++c) {
         CHECK(a.categoricals[c].name == b.categoricals[c].name);
@@ -365,6 +381,133 @@ TEST_CASE("mlp format: every malformed-file class is rejected with its line and 
         CHECK(e.path() == "gemm.mlp");
         CHECK(e.line() == 11);
         CHECK(e.column() == 7);
+    }
+}
+
+TEST_CASE("mlp format: feature ranges are optional, read and written back bit-identically") {
+    // Without range lines (every file before ranges existed): no ranges.
+    const network plain = synperf::mlp::parse_mlp(tiny_text, "tiny.mlp");
+    CHECK(plain.feature_min.empty());
+    CHECK(plain.feature_max.empty());
+    CHECK(synperf::mlp::to_text(plain).find("range") == std::string::npos);
+
+    const network net = synperf::mlp::parse_mlp(ranged_text, "ranged.mlp");
+    CHECK(net.feature_min == std::vector<double>{0.0, 0.5});
+    CHECK(net.feature_max == std::vector<double>{1000.0, 12345.678});
+    CHECK(synperf::mlp::to_text(net) == ranged_text);
+    // Ranges do not change the prediction.
+    const std::vector<double> numeric{3.0, 4.0};
+    const std::vector<std::size_t> level{1};
+    CHECK(synperf::mlp::evaluate(net, numeric, level) == synperf::mlp::evaluate(plain, numeric, level));
+
+    // Doubles that are hard to print and read back: signed zero, subnormals, extremes, 17 significant digits.
+    network wide = random_network(false);
+    const std::vector<double> specials{-0.0,
+                                       0.0,
+                                       std::numeric_limits<double>::denorm_min(),
+                                       std::numeric_limits<double>::min(),
+                                       0.1,
+                                       1.0 / 3.0,
+                                       std::nextafter(1.0, 2.0),
+                                       -1e300,
+                                       std::numeric_limits<double>::lowest(),
+                                       123456789.123456789,
+                                       2.0,
+                                       3.0,
+                                       4.0,
+                                       5.0,
+                                       6.0,
+                                       7.0,
+                                       8.0};
+    REQUIRE(specials.size() == wide.feature_names.size());
+    for (std::size_t i = 0; i < specials.size(); ++i) {
+        const double other = i % 2 == 0 ? std::numeric_limits<double>::max() : specials[i];  // min == max is fine
+        wide.feature_min.push_back(std::min(specials[i], other));
+        wide.feature_max.push_back(std::max(specials[i], other));
+    }
+    wide.feature_min[0] = -0.0;
+    wide.feature_max[0] = 0.0;
+    const std::string text = synperf::mlp::to_text(wide);
+    const network back = synperf::mlp::parse_mlp(text, "wide.mlp");
+    check_same(wide, back);
+    CHECK(synperf::mlp::to_text(back) == text);
+    CHECK(text.find("feature feature_0\nrange -0 0\nfeature feature_1\n") != std::string::npos);
+
+    // Comments and blank lines may sit between a feature and its range.
+    check_same(net, synperf::mlp::parse_mlp(replace_ranged_line(6, "# trained on\n\n  range\t0   1000 \n"), "c.mlp"));
+}
+
+TEST_CASE("mlp format: malformed feature ranges are rejected with their line and cause") {
+    struct bad_case {
+        std::string what;
+        std::string text;
+        const char* message;
+    };
+    const bad_case cases[] = {
+        {"range without values", replace_ranged_line(6, "range\n"), "bad.mlp:6: 'range' needs a minimum and a maximum, got nothing"},
+        {"range with one value", replace_ranged_line(6, "range 0\n"), "bad.mlp:6: 'range' needs a minimum and a maximum, got 1 values"},
+        {"range with three values", replace_ranged_line(6, "range 0 1 2\n"),
+         "bad.mlp:6:11: unexpected '2' after a minimum and a maximum"},
+        {"minimum not a number", replace_ranged_line(6, "range abc 1000\n"),
+         "bad.mlp:6:7: feature 'x' range minimum: expected a number, got 'abc'"},
+        {"maximum with a decimal comma", replace_ranged_line(8, "range 0.5 1,5\n"),
+         "bad.mlp:8:11: feature 'y' range maximum: expected a number, got '1,5'"},
+        {"infinite maximum", replace_ranged_line(6, "range 0 inf\n"),
+         "bad.mlp:6:9: feature 'x' range maximum: expected a finite number, got 'inf'"},
+        {"NaN minimum", replace_ranged_line(8, "range nan 1\n"),
+         "bad.mlp:8:7: feature 'y' range minimum: expected a finite number, got 'nan'"},
+        {"outside the double range", replace_ranged_line(6, "range 0 1e400\n"),
+         "bad.mlp:6:9: feature 'x' range maximum: '1e400' is outside the double range"},
+        {"minimum above maximum", replace_ranged_line(8, "range 5 2\n"),
+         "bad.mlp:8:9: feature 'y' range: minimum 5 is greater than maximum 2"},
+        {"only the first feature has a range", replace_ranged_line(8, ""),
+         "bad.mlp:8: feature 'y' (line 7) has no 'range' line, but feature 'x' (line 5) has one: give every feature a range, or none"},
+        {"only the second feature has a range", replace_ranged_line(6, ""),
+         "bad.mlp:7:1: 'range' for feature 'y', but feature 'x' (line 5) has none: give every feature a range, or none"},
+        {"two ranges for one feature", replace_ranged_line(6, "range 0 1000\nrange 0 1000\n"),
+         "bad.mlp:7:1: duplicate 'range' for feature 'x' (first on line 6)"},
+        {"range before the first feature", replace_ranged_line(5, "range 0 1\nfeature x\n"),
+         "bad.mlp:5:1: 'range' must come right after a 'feature' line"},
+        {"range after the categoricals", replace_line(8, "categorical mode 2 a b\nrange 0 1\n"),
+         "bad.mlp:9:1: 'range' must come right after a 'feature' line"},
+        {"range in the weights", replace_line(11, "range 0 1\n"),
+         "bad.mlp:11:1: layer 1: expected 2 weight rows, got 0 before 'range'"},
+        {"truncated after a range", ranged_text.substr(0, ranged_text.find("feature y")),
+         "bad.mlp:7: unexpected end of input: expected 'feature' line 2 of 2"},
+        {"truncated after the last range", ranged_text.substr(0, ranged_text.find("categoricals")),
+         "bad.mlp:9: unexpected end of input: expected 'categoricals'"},
+        {"more features than declared, with ranges", replace_ranged_line(4, "features 1\n"),
+         "bad.mlp:7:1: 'features 1' on line 4 declares 1, but more 'feature' lines follow"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.what);
+        CHECK_THROWS_WITH_AS((void)synperf::mlp::parse_mlp(c.text, "bad.mlp"), doctest::Contains(c.message), load_error);
+    }
+}
+
+TEST_CASE("mlp validate: feature ranges are both absent or one finite min <= max pair per feature") {
+    const network good = synperf::mlp::parse_mlp(ranged_text, "ranged.mlp");
+    CHECK_NOTHROW(synperf::mlp::validate(good));
+    struct bad_case {
+        std::string what;
+        std::vector<double> min, max;
+        const char* message;
+    };
+    const double inf = std::numeric_limits<double>::infinity();
+    const bad_case cases[] = {
+        {"minima only", {0.0, 0.0}, {}, "synperf: mlp 'tiny': feature ranges: feature_min has 2 values and feature_max 0; both must be empty or hold one per numeric feature (2)"},
+        {"one pair short", {0.0}, {1.0}, "feature ranges: feature_min has 1 values and feature_max 1; both must be empty or hold one per numeric feature (2)"},
+        {"infinite maximum", {0.0, 0.0}, {1.0, inf}, "synperf: mlp 'tiny': feature 'y': range bounds must be finite, got 0 .. inf"},
+        {"NaN minimum", {std::numeric_limits<double>::quiet_NaN(), 0.0}, {1.0, 1.0}, "feature 'x': range bounds must be finite, got nan .. 1"},
+        {"minimum above maximum", {0.0, 3.0}, {1.0, 2.5}, "synperf: mlp 'tiny': feature 'y': range minimum 3 is greater than maximum 2.5"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.what);
+        network net = good;
+        net.feature_min = c.min;
+        net.feature_max = c.max;
+        CHECK_THROWS_WITH_AS(synperf::mlp::validate(net), doctest::Contains(c.message), synperf::invalid_argument);
+        CHECK_THROWS_AS((void)synperf::mlp::to_text(net), synperf::invalid_argument);
     }
 }
 

@@ -8,27 +8,43 @@
 #include <utility>
 
 #include "synperf/cost/concept.hpp"
-#include "synperf/mlp/evaluate.hpp"
+#include "synperf/error.hpp"
+#include "synperf/mlp/compiled.hpp"
 #include "synperf/mlp/network.hpp"
 
 namespace synperf::cost {
 
 /// Efficiency from a family's MLP (loaded from a weights file or embedded).
+///
+/// The constructors validate the network and compile it once (`mlp::compiled_network`); copies share both,
+/// so a predictor holding an `mlp_cost` is cheap to copy and `efficiency` does no allocation.
 class mlp_cost {
 public:
+    /// No model: `loaded()` is false and `efficiency` throws.
     mlp_cost() = default;
-    explicit mlp_cost(mlp::network net) : net_(std::make_shared<const mlp::network>(std::move(net))) {}
-    explicit mlp_cost(std::shared_ptr<const mlp::network> net) : net_(std::move(net)) {}
+    /// Takes the network; throws `invalid_argument` if it fails `mlp::validate`.
+    explicit mlp_cost(mlp::network net) : mlp_cost(std::make_shared<const mlp::network>(std::move(net))) {}
+    /// Shares the network (null means no model); throws `invalid_argument` if it fails `mlp::validate`.
+    explicit mlp_cost(std::shared_ptr<const mlp::network> net)
+        : net_(std::move(net)), compiled_(net_ ? std::make_shared<const mlp::compiled_network>(*net_) : nullptr) {}
 
+    /// The efficiency for `features` (the family's numeric features) at `framework_level` (the index of the
+    /// framework among the network's first categorical input); throws `invalid_argument` as `mlp::evaluate` does.
     [[nodiscard]] double efficiency(std::span<const double> features, std::size_t framework_level) const {
+        if (compiled_ == nullptr) synperf::detail::report_error("mlp_cost: no network loaded");
         const std::array<std::size_t, 1> level{framework_level};
-        return mlp::evaluate(*net_, features, std::span<const std::size_t>(level));
+        return compiled_->evaluate(features, std::span<const std::size_t>(level));
     }
+    /// The network as given (weights in the file's layout).
     [[nodiscard]] const mlp::network& network() const noexcept { return *net_; }
+    /// The network compiled for evaluation.
+    [[nodiscard]] const mlp::compiled_network& compiled() const noexcept { return *compiled_; }
+    /// Whether a network is held.
     [[nodiscard]] bool loaded() const noexcept { return net_ != nullptr; }
 
 private:
     std::shared_ptr<const mlp::network> net_;
+    std::shared_ptr<const mlp::compiled_network> compiled_;
 };
 
 static_assert(CostModel<mlp_cost>);

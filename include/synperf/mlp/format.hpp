@@ -60,11 +60,12 @@ struct text_line {
     return q + "'";
 }
 
-enum class keyword { magic, family, meta, features, feature, categoricals, categorical, layers, layer, bias, end, none };
+enum class keyword { magic, family, meta, features, feature, range, categoricals, categorical, layers, layer, bias, end, none };
 
-inline constexpr std::string_view keyword_names[] = {"synperf-mlp", "family",      "meta",   "features",
-                                                     "feature",     "categoricals", "categorical", "layers",
-                                                     "layer",       "bias",        "end"};
+inline constexpr std::string_view keyword_names[] = {"synperf-mlp", "family",       "meta",        "features",
+                                                     "feature",     "range",        "categoricals", "categorical",
+                                                     "layers",      "layer",        "bias",        "end"};
+static_assert(std::size(keyword_names) == static_cast<std::size_t>(keyword::none));
 
 [[nodiscard]] constexpr keyword keyword_of(std::string_view word) noexcept {
     for (std::size_t k = 0; k < std::size(keyword_names); ++k)
@@ -174,9 +175,11 @@ private:
         fail(1, "unknown keyword ", quoted(word), "; expected '", name, "'");
     }
 
-    /// Reports a keyword that can never be right where it is: a repeated one-per-file keyword, or a late 'meta'.
+    /// Reports a keyword that can never be right where it is: a repeated one-per-file keyword, a late 'meta',
+    /// or a 'range' that does not follow a 'feature' line.
     void reject_misplaced(keyword found) {
         if (found == keyword::none) return;
+        if (found == keyword::range) fail(1, "'range' must come right after a 'feature' line");
         if (is_singleton(found) && seen_[index(found)] != 0)
             fail(1, "duplicate '", first(), "' (first on line ", seen_[index(found)], ")");
         if (found == keyword::meta && seen_[index(keyword::family)] != 0)
@@ -241,6 +244,18 @@ private:
         return v;
     }
 
+    [[nodiscard]] double parse_double(const token& t, std::string_view context) {
+        double v = 0;
+        const char* b = t.text.data();
+        const char* e = b + t.text.size();
+        const auto r = std::from_chars(b, e, v, std::chars_format::general);
+        if (r.ec == std::errc::result_out_of_range && r.ptr == e)
+            fail(t.column, context, ": ", quoted(t.text), " is outside the double range");
+        if (r.ec != std::errc{} || r.ptr != e) fail(t.column, context, ": expected a number, got ", quoted(t.text));
+        if (!std::isfinite(v)) fail(t.column, context, ": expected a finite number, got ", quoted(t.text));
+        return v;
+    }
+
     // ---- sections
 
     void read_magic() {
@@ -273,14 +288,21 @@ private:
         input_names_.emplace_back(t.text, line_.number);
     }
 
+    /// Reads `features N`, then N `feature` lines, each optionally followed by its `range` line; either every
+    /// feature has a range or none has. Leaves the line after the last of them current.
     void read_features(network& net) {
         expect_keyword(keyword::features);
         require_args("features", 1, "a count");
         const std::size_t declared = parse_count(line_.tokens[1], "features", max_width);
         const std::size_t declared_on = line_.number;
         std::vector<std::string> names;
+        std::vector<double> mins;
+        std::vector<double> maxs;
+        bool ranged = false;  // whether feature 1 has a range: every other feature must agree
+        std::size_t first_on = 0;
+        auto due = [&](std::size_t i) { return i <= declared ? cat("'feature' line ", i, " of ", declared) : cat("'categoricals'"); };
+        next_or_eof(due(1));
         for (std::size_t i = 1; i <= declared; ++i) {
-            next_or_eof(cat("'feature' line ", i, " of ", declared));
             if (keyword_of(first()) != keyword::feature) {
                 reject_misplaced(keyword_of(first()));
                 if (keyword_of(first()) != keyword::none)
@@ -288,14 +310,41 @@ private:
                          " 'feature' lines follow");
                 expect_keyword(keyword::feature);
             }
-            names.emplace_back(word_arg("feature", "a feature name"));
+            const std::string name(word_arg("feature", "a feature name"));
             claim_input_name(line_.tokens[1]);
+            const std::size_t feature_on = line_.number;
+            names.push_back(name);
+            next_or_eof(due(i + 1));
+            const bool has_range = keyword_of(first()) == keyword::range;
+            if (i == 1) {
+                ranged = has_range;
+                first_on = feature_on;
+            } else if (has_range && !ranged) {
+                fail(1, "'range' for feature '", name, "', but feature '", names.front(), "' (line ", first_on,
+                     ") has none: give every feature a range, or none");
+            } else if (!has_range && ranged) {
+                fail(0, "feature '", name, "' (line ", feature_on, ") has no 'range' line, but feature '", names.front(),
+                     "' (line ", first_on, ") has one: give every feature a range, or none");
+            }
+            if (!has_range) continue;
+            require_args("range", 2, "a minimum and a maximum");
+            const double lo = parse_double(line_.tokens[1], cat("feature '", name, "' range minimum"));
+            const double hi = parse_double(line_.tokens[2], cat("feature '", name, "' range maximum"));
+            if (lo > hi)
+                fail(line_.tokens[2].column, "feature '", name, "' range: minimum ", lo, " is greater than maximum ", hi);
+            mins.push_back(lo);
+            maxs.push_back(hi);
+            const std::size_t range_on = line_.number;
+            next_or_eof(due(i + 1));
+            if (keyword_of(first()) == keyword::range)
+                fail(1, "duplicate 'range' for feature '", name, "' (first on line ", range_on, ")");
         }
-        next_or_eof("'categoricals'");
         if (keyword_of(first()) == keyword::feature)
             fail(1, "'features ", declared, "' on line ", declared_on, " declares ", declared,
                  ", but more 'feature' lines follow");
         net.feature_names = std::move(names);
+        net.feature_min = std::move(mins);
+        net.feature_max = std::move(maxs);
     }
 
     void read_categoricals(network& net) {
@@ -448,7 +497,7 @@ inline void append_value(std::string& s, float v) {
     return parse_mlp(text, path);
 }
 
-/// Writes `net` in the weights format; floats use the shortest text that reads back to the same bits.
+/// Writes `net` in the weights format; numbers use the shortest text that reads back to the same bits.
 ///
 /// Throws `invalid_argument` (via `validate`) when `net` could not be read back.
 [[nodiscard]] inline std::string to_text(const network& net) {
@@ -460,7 +509,10 @@ inline void append_value(std::string& s, float v) {
     s += detail::cat(format_magic, " ", format_version, "\nfamily ", net.family, "\n");
     if (!net.meta.empty()) s += detail::cat("meta ", net.meta, "\n");
     s += detail::cat("features ", net.feature_names.size(), "\n");
-    for (const auto& f : net.feature_names) s += detail::cat("feature ", f, "\n");
+    for (std::size_t i = 0; i < net.feature_names.size(); ++i) {
+        s += detail::cat("feature ", net.feature_names[i], "\n");
+        if (!net.feature_min.empty()) s += detail::cat("range ", net.feature_min[i], " ", net.feature_max[i], "\n");
+    }
     s += detail::cat("categoricals ", net.categoricals.size(), "\n");
     for (const auto& c : net.categoricals) {
         s += detail::cat("categorical ", c.name, " ", c.levels.size());

@@ -102,7 +102,8 @@ template <class... Parts>
 /// Checks everything the weights format and the evaluator rely on; throws `invalid_argument` naming the first problem.
 ///
 /// Family and names must be words (printable ASCII, no spaces), input names unique, categorical levels unique
-/// within their input, `meta` on one line; layer shapes must chain from `input_width()` (1..max_width) to a
+/// within their input, `meta` on one line; feature ranges absent (both vectors empty) or one finite
+/// `min <= max` pair per numeric feature; layer shapes must chain from `input_width()` (1..max_width) to a
 /// final width-1 sigmoid layer, with `in * out` weights and `out` biases, all finite.
 inline void validate(const network& net) {
     using detail::is_word;
@@ -115,6 +116,20 @@ inline void validate(const network& net) {
         if (!is_word(name)) report_network(net, "feature name '", name, "' must be a non-empty word without spaces");
         for (std::size_t k = 0; k < i; ++k)
             if (net.feature_names[k] == name) report_network(net, "duplicate input name '", name, "'");
+    }
+    if (!net.feature_min.empty() || !net.feature_max.empty()) {
+        const std::size_t n = net.feature_names.size();
+        if (net.feature_min.size() != n || net.feature_max.size() != n)
+            report_network(net, "feature ranges: feature_min has ", net.feature_min.size(), " values and feature_max ",
+                           net.feature_max.size(), "; both must be empty or hold one per numeric feature (", n, ")");
+        for (std::size_t i = 0; i < n; ++i) {
+            const double lo = net.feature_min[i];
+            const double hi = net.feature_max[i];
+            if (!std::isfinite(lo) || !std::isfinite(hi))
+                report_network(net, "feature '", net.feature_names[i], "': range bounds must be finite, got ", lo, " .. ", hi);
+            if (lo > hi)
+                report_network(net, "feature '", net.feature_names[i], "': range minimum ", lo, " is greater than maximum ", hi);
+        }
     }
     for (std::size_t c = 0; c < net.categoricals.size(); ++c) {
         const auto& cat = net.categoricals[c];

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file An efficiency MLP rearranged once for fast evaluation of one input vector at a time.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "synperf/mlp/evaluate.hpp"
+#include "synperf/mlp/network.hpp"
+#include "synperf/mlp/validate.hpp"
+
+namespace synperf::mlp {
+
+namespace detail {
+
+/// Outputs of a layer stored together: a block holds, for each input, the weights into its 16 outputs.
+inline constexpr std::size_t output_block = 16;
+/// Blocks computed together by the main loop: 32 running sums hide the latency of the additions
+/// (measured on x86-64 with the baseline instruction set: 1 block is latency-bound, 3 gain nothing more).
+inline constexpr std::size_t block_group = 2;
+
+/// Where one layer lives in `compiled_network`'s value store.
+struct compiled_layer {
+    std::size_t in = 0;
+    std::size_t out = 0;
+    std::size_t blocks = 0;   ///< ceil(out / output_block)
+    std::size_t weights = 0;  ///< offset of the layer's blocks (layout: see `compiled_network`)
+    std::size_t bias = 0;     ///< offset of blocks * output_block biases, zero-padded
+    activation act = activation::relu;
+};
+
+/// y[0..W) = bias + sum over t of x[nonzero[t]] * w[nonzero[t] * W + 0..W), in plain C++.
+///
+/// One running sum per output, updated in input order; the sums are named by a pack rather than a loop, so
+/// they stay in registers at -O2 as well as -O3 and the compiler only has to pack independent lanes.
+template <std::size_t W, std::size_t... K>
+inline void accumulate_portable(const float* w, const float* x, const std::uint16_t* nonzero, std::size_t n,
+                                const float* bias, float* y, std::index_sequence<K...>) noexcept {
+    float acc[W] = {bias[K]...};
+    for (std::size_t t = 0; t < n; ++t) {
+        const std::size_t j = nonzero[t];
+        const float xj = x[j];
+        const float* wj = w + j * W;
+        ((acc[K] += xj * wj[K]), ...);
+    }
+    ((y[K] = acc[K]), ...);
+}
+
+#if defined(__GNUC__)
+/// Four floats as one value (GCC and clang vector extension; the compiler lowers it to the target's registers).
+typedef float float4 __attribute__((vector_size(16)));
+
+/// `accumulate_portable` on groups of four outputs: the same operations in the same order, so the same
+/// bits, but register use no longer depends on the auto-vectoriser (which varies with compiler, -O level
+/// and inlining context by up to 3x here).
+template <std::size_t W, std::size_t... C>
+inline void accumulate_vector(const float* w, const float* x, const std::uint16_t* nonzero, std::size_t n,
+                              const float* bias, float* y, std::index_sequence<C...>) noexcept {
+    float4 acc[W / 4];
+    (std::memcpy(&acc[C], bias + 4 * C, sizeof(float4)), ...);  // memcpy: unaligned and alias-safe
+    for (std::size_t t = 0; t < n; ++t) {
+        const std::size_t j = nonzero[t];
+        const float xj = x[j];
+        const float* wj = w + j * W;
+        float4 wv[W / 4];
+        (std::memcpy(&wv[C], wj + 4 * C, sizeof(float4)), ...);
+        ((acc[C] += xj * wv[C]), ...);
+    }
+    (std::memcpy(y + 4 * C, &acc[C], sizeof(float4)), ...);
+}
+#endif
+
+/// The sums of W consecutive outputs (W a multiple of 4): bias plus the products with the non-zero inputs.
+template <std::size_t W>
+inline void accumulate(const float* w, const float* x, const std::uint16_t* nonzero, std::size_t n, const float* bias,
+                       float* y) noexcept {
+    static_assert(W % 4 == 0);
+#if defined(__GNUC__)
+    accumulate_vector<W>(w, x, nonzero, n, bias, y, std::make_index_sequence<W / 4>{});
+#else
+    accumulate_portable<W>(w, x, nonzero, n, bias, y, std::make_index_sequence<W>{});
+#endif
+}
+
+/// y[0..out) = act(W x + b) over the inputs `x[nonzero[0..n)]`; every other input is 0 and adds nothing.
+///
+/// Each output sums its products in input order, one running sum per output: the order does not depend on
+/// the block size or the vector width, and skipping a zero input changes at most the sign of a zero sum.
+/// Writes whole blocks: y must hold `blocks * output_block` floats.
+inline void dense_blocked(const float* values, const compiled_layer& l, const float* x, const std::uint16_t* nonzero,
+                          std::size_t n, float* y) noexcept {
+    constexpr std::size_t B = output_block;
+    constexpr std::size_t G = block_group;
+    std::size_t blk = 0;
+    for (; blk + G <= l.blocks; blk += G)
+        accumulate<G * B>(values + l.weights + blk * l.in * B, x, nonzero, n, values + l.bias + blk * B, y + blk * B);
+    for (; blk < l.blocks; ++blk)
+        accumulate<B>(values + l.weights + blk * l.in * B, x, nonzero, n, values + l.bias + blk * B, y + blk * B);
+    switch (l.act) {
+        case activation::identity: break;
+        case activation::relu:
+            for (std::size_t o = 0; o < l.out; ++o) y[o] = y[o] > 0.0f ? y[o] : 0.0f;
+            break;
+        case activation::sigmoid:
+            for (std::size_t o = 0; o < l.out; ++o) y[o] = 1.0f / (1.0f + std::exp(-y[o]));
+            break;
+    }
+}
+
+}  // namespace detail
+
+/// A validated network with its weights stored for fast evaluation of a single input vector.
+///
+/// Each layer's `out x in` row-major matrix is cut into blocks of 16 outputs; the blocks of each full pair
+/// are stored input-major and interleaved (for input j, the 32 weights into the pair's outputs lie together),
+/// a last odd block alone the same way. The inner loop then multiplies one input by contiguous weights into
+/// 32 running sums held in registers, and inputs that are zero (inactive ReLUs, one-hot zeros, log1p(0))
+/// are skipped. Build it once (it copies the weights) and share it: `evaluate` is const, allocates nothing
+/// and may run on several threads at once.
+///
+/// Every layer computes in float32 like `mlp::evaluate`, but each output sums its products in plain input
+/// order rather than in eight interleaved partial sums, so results agree with `mlp::evaluate` to float
+/// rounding (about 1e-7 relative on trained-size networks), not bit for bit.
+class compiled_network {
+public:
+    /// Validates `net` (throws `invalid_argument` as `validate` does) and rearranges its weights.
+    explicit compiled_network(const network& net) {
+        validate(net);
+        constexpr std::size_t B = detail::output_block;
+        constexpr std::size_t G = detail::block_group;
+        info_.family = net.family;
+        info_.feature_names = net.feature_names;
+        info_.categoricals = net.categoricals;
+        std::size_t total = 0;
+        for (const auto& l : net.layers) total += (l.out + B - 1) / B * B * (l.in + 1);
+        values_.assign(total, 0.0f);
+        layers_.reserve(net.layers.size());
+        std::size_t offset = 0;
+        for (const auto& l : net.layers) {
+            detail::compiled_layer c;
+            c.in = l.in;
+            c.out = l.out;
+            c.act = l.act;
+            c.blocks = (l.out + B - 1) / B;
+            c.weights = offset;
+            c.bias = offset + c.blocks * B * l.in;
+            const std::size_t grouped = c.blocks / G * G;  // blocks in full groups
+            for (std::size_t o = 0; o < l.out; ++o) {
+                const std::size_t blk = o / B;
+                const std::size_t first = blk < grouped ? blk / G * G : blk;  // first block of o's group
+                const std::size_t width = blk < grouped ? G * B : B;
+                const std::size_t k = o - first * B;
+                for (std::size_t j = 0; j < l.in; ++j)
+                    values_[c.weights + first * l.in * B + j * width + k] = l.weights[o * l.in + j];
+                values_[c.bias + o] = l.bias[o];
+            }
+            offset = c.bias + c.blocks * B;
+            layers_.push_back(c);
+        }
+    }
+
+    /// Predicts the efficiency in [0, 1] from the numeric features and the level index of each categorical input.
+    ///
+    /// Same inputs, checks and messages as `mlp::evaluate(const network&, ...)`: log1p of each feature (finite,
+    /// >= 0) in double rounded to float, one one-hot block per categorical input.
+    [[nodiscard]] double evaluate(std::span<const double> numeric_features,
+                                  std::span<const std::size_t> categorical_level_index) const {
+        using detail::report_network;
+        if (numeric_features.size() != info_.feature_names.size())
+            report_network(info_, "expected ", info_.feature_names.size(), " numeric features, got ", numeric_features.size());
+        if (categorical_level_index.size() != info_.categoricals.size())
+            report_network(info_, "expected ", info_.categoricals.size(), " categorical level indices, got ",
+                           categorical_level_index.size());
+        buffers buf;
+        for (std::size_t i = 0; i < numeric_features.size(); ++i) {
+            const double x = numeric_features[i];
+            if (!(x >= 0.0) || std::isinf(x))
+                report_network(info_, "feature ", i + 1, " '", info_.feature_names[i], "' must be finite and >= 0, got ", x);
+            buf.a[i] = static_cast<float>(std::log1p(x));
+        }
+        std::size_t offset = numeric_features.size();
+        for (std::size_t c = 0; c < info_.categoricals.size(); ++c) {
+            const auto& cat = info_.categoricals[c];
+            const std::size_t level = categorical_level_index[c];
+            if (level >= cat.levels.size())
+                report_network(info_, "categorical '", cat.name, "': level index ", level, " out of range (",
+                               cat.levels.size(), " levels: ", detail::level_list(cat), ")");
+            for (std::size_t l = 0; l < cat.levels.size(); ++l) buf.a[offset + l] = l == level ? 1.0f : 0.0f;
+            offset += cat.levels.size();
+        }
+        return forward(buf);
+    }
+
+    /// Predicts the efficiency from the input vector itself (`input_width()` values, already log1p'd and
+    /// one-hot encoded), with the checks and messages of `mlp::evaluate(const network&, transformed_input_t, ...)`.
+    [[nodiscard]] double evaluate(transformed_input_t, std::span<const double> input) const {
+        if (input.size() != input_width())
+            detail::report_network(info_, "expected an input vector of ", input_width(), " values, got ", input.size());
+        buffers buf;
+        for (std::size_t i = 0; i < input.size(); ++i) {
+            buf.a[i] = static_cast<float>(input[i]);
+            if (!std::isfinite(buf.a[i]))
+                detail::report_network(info_, "input value ", i + 1, " must be finite as a float, got ", input[i]);
+        }
+        return forward(buf);
+    }
+
+    /// Width of the input vector (numeric features + one-hot levels).
+    [[nodiscard]] std::size_t input_width() const noexcept { return info_.input_width(); }
+    /// The source network's family, feature names and categorical inputs; its `layers` are left empty.
+    [[nodiscard]] const network& description() const noexcept { return info_; }
+
+private:
+    /// Activations (two, swapped per layer; whole blocks are written, and max_width is a multiple of the
+    /// block size) and the indices of the current layer's non-zero inputs.
+    struct buffers {
+        float a[max_width];
+        float b[max_width];
+        std::uint16_t nonzero[max_width];
+    };
+    static_assert(max_width % detail::output_block == 0 && max_width <= 65536);
+
+    [[nodiscard]] double forward(buffers& buf) const noexcept {
+        float* x = buf.a;
+        float* y = buf.b;
+        for (const auto& l : layers_) {
+            std::size_t n = 0;
+            for (std::size_t j = 0; j < l.in; ++j) {  // branch-free: always write, advance on non-zero
+                buf.nonzero[n] = static_cast<std::uint16_t>(j);
+                n += x[j] != 0.0f;
+            }
+            detail::dense_blocked(values_.data(), l, x, buf.nonzero, n, y);
+            std::swap(x, y);
+        }
+        return static_cast<double>(x[0]);
+    }
+
+    network info_;                                // family and input names, for messages; no layers
+    std::vector<detail::compiled_layer> layers_;  // first to last
+    std::vector<float> values_;                   // per layer: its blocks of weights, then its padded biases
+};
+
+}  // namespace synperf::mlp
