@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file TensorRT-LLM's attention kernels: context FMHA (fmha_v2, trtllm-gen) and decode (XQA, MMHA,
+/// trtllm-gen), as the public TensorRT-LLM sources launch them.
+///
+/// Context (prefill):
+/// - sm_80/86/89/120: fmha_v2 flash-attention kernels, one CTA per (query block, head, request), hardware
+///   dispatch; query x KV step per head size as the generated kernel names show (d <= 64: 128 x 128,
+///   d <= 128: 64 x 128, d <= 256: 64 x 64, larger: 64 x 32), halved KV step where shared memory is short.
+/// - sm_90: fmha_v2 warp-specialized TMA kernels: two 64-row compute groups per CTA (128 query rows), KV
+///   step 256 / 128 / 64 for d <= 64 / <= 128 / larger (select_kv_loop_step), 384 threads, a persistent grid
+///   of min(tiles, SMs) CTAs pulling tiles from an atomic counter; causal batches whose KV fits in L2 get the
+///   "balanced" order, heaviest query block first (fused_multihead_attention_demo_bert_params.h
+///   tile_id_counter_ptr / use_balanced_scheduling). Modelled as longest-first; the unbalanced order (a
+///   greedy atomic counter in grid order) is approximated by the same.
+/// - sm_100/103: trtllm-gen context kernels with TileScheduler::Persistent (fmhaDispatcher / FlashInfer's
+///   trtllm paged context path); 128 x 128 tiles (approximation: the cubins' exact tile is not public),
+///   modelled as a static persistent grid of min(tiles, SMs), last query block first.
+/// Decode:
+/// - sm_100/103: trtllm-gen generation kernels (swaps-MMA-AB: KV tokens on the MMA M side, the g query
+///   heads of a KV head padded to 8 / 16 / 32 / 64 on N), step 128 KV tokens; multiCtasKvMode splits the KV
+///   into numCtasPerSeqKv = min(ceil(kv / 256), max(1, SMs / (q tiles x KV heads x requests))) CTAs and
+///   merges in the kernel. With one CTA per sequence the runner switches to its persistent scheduler;
+///   every work unit is then equal, and a persistent grid of one CTA per SM places them exactly as the
+///   hardware dispatcher does, so both cases are modelled as hardware dispatch.
+/// - sm_80/86/89/90/120: XQA (one CTA per (KV-split, KV head, request) covering the g query heads) when
+///   the head size is 64/128/256 and the batch has enough CTAs (kv_heads x batch x max(1, kv / 512) x 4
+///   >= SMs, DecoderXQARunner::mayHavePerfGain); multi-block count from computeMultiBlockCount (kv / 512,
+///   at most sqrt(8 x that), cut back to 8 waves, workspace cap); merge in the kernel. Otherwise MMHA
+///   (masked multi-head attention on CUDA cores, one CTA per (query head, request, split)), whose split
+///   count is approximated with the same rule over query heads.
+/// FP8 context (fp8_compute) runs on the FP8 tensor rate; XQA with an FP8 cache on sm_90 is the QGMMA
+/// (FP8 wgmma) kernel, elsewhere FP8 K/V are converted to 16 bit before the MMA.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "synperf/family/attention/flash_tile.hpp"
+#include "synperf/family/attention/kernel_plan.hpp"
+#include "synperf/family/attention/op_work.hpp"
+#include "synperf/family/attention/problem.hpp"
+#include "synperf/gpu/numbers.hpp"
+#include "synperf/work/launch.hpp"
+#include "synperf/work/task.hpp"
+
+namespace synperf::family::attention {
+
+namespace trtllm_detail {
+
+using op_detail::ceil_div;
+using op_detail::round_up;
+
+inline constexpr int min_history_tokens_per_block = 512;  // kMinHistoryTokensPerBlock (decoderXQAConstants.h)
+inline constexpr double target_wave_factor = 8;           // kTargetWaveFactor
+inline constexpr double enable_min_block_factor = 4;      // kEnableMinBlockFactor
+inline constexpr int max_sub_sequences = 8192;            // XQA multi-block workspace cap (approximation)
+
+[[nodiscard]] inline std::int64_t max_kv_len(const attention_problem& p) noexcept {
+    std::int64_t m = 0;
+    for (const auto& r : p.requests) m = std::max(m, r.kv_len);
+    return m;
+}
+
+/// XQA's multi-block count (computeMultiBlockCount) for `ctas_per_request` CTAs per request and split.
+[[nodiscard]] inline int multi_block_count(std::int64_t batch, std::int64_t ctas_per_request, std::int64_t history, int sms) {
+    int count = int(std::min<std::int64_t>(history / min_history_tokens_per_block, 1 << 20));
+    // Too many blocks per sequence make the final merge dominate.
+    count = std::min(count, int(std::lround(std::sqrt(double(count) * 8.0))));
+    count = std::max(count, 1);
+    const double waves = double(batch) * double(ctas_per_request) * count / double(sms);
+    const double adjust = waves / target_wave_factor;
+    if (adjust > 1.0) count = int(std::floor(count / adjust));
+    count = std::max(count, 1);
+    count = int(std::max<std::int64_t>(std::min<std::int64_t>(count, max_sub_sequences / std::max<std::int64_t>(batch, 1)), 1));
+    return count;
+}
+
+/// fmha_v2 flash-attention tile (query rows x KV step) on sm_80/86/89/120.
+struct grid_tile {
+    int q = 64, kv = 128;
+};
+[[nodiscard]] inline grid_tile fmha_v2_grid_tile(int d) noexcept {
+    if (d <= 64) return {128, 128};
+    if (d <= 128) return {64, 128};
+    if (d <= 256) return {64, 64};
+    return {64, 32};
+}
+
+/// fmha_v2 warp-specialized KV step on sm_90 (select_kv_loop_step).
+[[nodiscard]] constexpr int ws_kv_step(int d) noexcept { return d <= 64 ? 256 : d <= 128 ? 128 : 64; }
+
+/// Query-head tile of trtllm-gen's generation kernels (g padded to the next supported N).
+[[nodiscard]] constexpr int gen_q_tile(int g) noexcept { return g <= 8 ? 8 : g <= 16 ? 16 : g <= 32 ? 32 : 64; }
+
+inline bool xqa_supported(const attention_problem& p) noexcept {
+    const int d = p.head_dim;
+    return (d == 64 || d == 128 || d == 256) && p.dv() == d && p.group_size() <= 32;
+}
+
+inline bool xqa_has_gain(const attention_problem& p, const gpu::gpu_numbers& g) noexcept {
+    const double blocks = double(p.kv_heads) * double(p.batch()) *
+                          double(std::max<std::int64_t>(1, max_kv_len(p) / min_history_tokens_per_block));
+    return blocks * enable_min_block_factor >= double(g.sm_count);
+}
+
+/// Adds the split-KV CTAs of one decode kernel: per request group, `splits` CTAs per (request, head unit)
+/// of `chunk` KV tokens each (the last one shorter, the ones past the end empty), each covering `rows`
+/// query rows (`valid_rows` useful) and merging in the kernel when split.
+inline void add_decode_splits(work::kernel_launch& k, const attention_problem& p, const request_group& r,
+                              std::int64_t units_per_request, int splits, int align, const flash_tile_shape& base,
+                              double valid_rows, bool merge_in_kernel) {
+    const std::int64_t kv = std::max<std::int64_t>(1, std::int64_t(reachable_kv(p, r)));
+    const std::int64_t chunk = round_up(ceil_div(kv, splits), align);
+    const std::int64_t full = std::min<std::int64_t>(kv / chunk, splits);
+    const std::int64_t rest = kv - full * chunk;
+    const std::int64_t used = full + (rest > 0 ? 1 : 0);
+    const std::int64_t count = r.count * units_per_request;
+    const auto cta = [&](std::int64_t tokens) {
+        flash_tile_shape s = base;
+        s.kv = double(round_up(tokens, align));
+        work::task_work w = flash_tile_work(s);
+        if (merge_in_kernel && splits > 1) w += op_detail::in_kernel_merge_work(valid_rows, p.dv());
+        return w;
+    };
+    if (full > 0) k.tasks.push_back({cta(chunk), count * full});
+    if (rest > 0) k.tasks.push_back({cta(rest), count});
+    if (splits > used) k.tasks.push_back({work::task_work{}, count * (splits - used)});
+}
+
+inline attention_plan plan_prefill(const attention_problem& p, const gpu::gpu_numbers& g) {
+    attention_plan out;
+    out.implementation = kernel_impl::trtllm;
+    const int d = p.head_dim, dv = p.dv();
+    const double qe = q_element_bytes(p);
+    flash_tile_shape base;
+    base.head_dim = d;
+    base.v_head_dim = dv;
+    base.q_bytes = qe;
+    // Context FMHA reads the new tokens' K/V from the QKV buffer (FP8 after pre-processing for FP8 math),
+    // cached prefix tokens from the paged cache.
+    base.kv_bytes = p.fp8_compute ? 1.0 : 2.0;
+    base.mma_type = op_detail::math_type(p, g);
+    work::kernel_launch k;
+    const std::string dtype = p.fp8_compute ? "e4m3" : "bf16";
+    if (g.cc_major == 10) {
+        out.tile_q = 128;
+        out.tile_kv = 128;
+        out.variant = "trtllm_gen_context";
+        k.name = "fmhaSm100Kernel_Q" + dtype + "_H" + std::to_string(d) + "_tile128x128_persistent";
+        k.launch = {384, 168, std::min(g.smem_per_cta_bytes, 128 * d * int(qe) + 3 * 128 * (d + dv) * int(base.kv_bytes) + 16384)};
+        k.dispatch = work::dispatch_kind::persistent_static;
+        op_detail::add_prefill_tiles(k, p, out.tile_q, out.tile_kv, base, true);
+        k.persistent_ctas = std::min<std::int64_t>(op_detail::task_count(k), g.sm_count);
+    } else if (g.cc_major == 9) {
+        out.tile_q = 128;  // two 64-row compute groups
+        out.tile_kv = ws_kv_step(d);
+        out.variant = "trtllm_fmha_v2_sm90_ws";
+        k.name = "fmha_v2_flash_attention_" + dtype + "_64_" + std::to_string(out.tile_kv) + "_S_q_paged_kv_" +
+                 std::to_string(d) + "_tma_ws_sm90";
+        k.launch = {384, 168, std::min(g.smem_per_cta_bytes, 128 * d * int(qe) + 2 * out.tile_kv * (d + dv) * int(base.kv_bytes) + 8192)};
+        k.dispatch = work::dispatch_kind::persistent_longest_first;
+        op_detail::add_prefill_tiles(k, p, out.tile_q, out.tile_kv, base, true);
+        k.persistent_ctas = std::min<std::int64_t>(op_detail::task_count(k), g.sm_count);
+    } else {
+        grid_tile t = fmha_v2_grid_tile(d);
+        const auto smem = [&](const grid_tile& x) { return x.q * d * int(qe) + x.kv * (d + dv) * int(base.kv_bytes); };
+        while (t.kv > 16 && smem(t) > g.smem_per_cta_bytes) t.kv /= 2;  // the "tiled" variants of large heads
+        while (t.q > 16 && smem(t) > g.smem_per_cta_bytes) t.q /= 2;
+        out.tile_q = t.q;
+        out.tile_kv = t.kv;
+        out.variant = "trtllm_fmha_v2_sm" + std::to_string(g.sm_version());
+        const int threads = std::max(128, t.q * 2);
+        const int regs = int(std::min<std::int64_t>(255, round_up(64 + std::int64_t(t.q) * (t.kv + dv) / threads, 8)));
+        k.name = "fmha_v2_flash_attention_" + dtype + "_" + std::to_string(t.q) + "_" + std::to_string(t.kv) + "_S_q_paged_kv_" +
+                 std::to_string(d) + "_sm" + std::to_string(g.sm_version());
+        k.launch = {threads, regs, smem(t)};
+        k.dispatch = work::dispatch_kind::hardware;
+        op_detail::add_prefill_tiles(k, p, out.tile_q, out.tile_kv, base, false);
+    }
+    k.compulsory = compulsory_attention_work(p, g);
+    op_detail::spread_dram(k, k.compulsory->dram_bytes);
+    out.kernels.push_back(std::move(k));
+    return out;
+}
+
+inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_numbers& g) {
+    attention_plan out;
+    out.implementation = kernel_impl::trtllm;
+    const int d = p.head_dim, dv = p.dv(), grp = p.group_size();
+    const double kve = p.kv_bytes_per_element();
+    const std::string cache = p.kv_type == kv_dtype::fp8 ? "e4m3" : "bf16";
+    flash_tile_shape base;
+    base.head_dim = d;
+    base.v_head_dim = dv;
+    base.q_bytes = 2.0;
+    base.kv_bytes = kve;
+    work::kernel_launch k;
+    k.dispatch = work::dispatch_kind::hardware;
+    const std::int64_t batch = p.batch();
+    const std::int64_t history = max_kv_len(p);
+    if (g.cc_major == 10) {
+        const int qt = gen_q_tile(grp);
+        const std::int64_t q_ctas = ceil_div(grp, qt);
+        const std::int64_t single = q_ctas * p.kv_heads * batch;
+        const std::int64_t max_split = std::max<std::int64_t>(1, ceil_div(history, 2 * 128));
+        const int splits = int(std::min<std::int64_t>(max_split, std::max<std::int64_t>(1, g.sm_count / single)));
+        out.variant = "trtllm_gen_decode";
+        out.tile_q = qt;
+        out.tile_kv = 128;
+        out.splits = splits;
+        out.pack_gqa = true;
+        base.rows = qt;
+        base.mma_type = p.kv_type == kv_dtype::fp8 && g.tensor_fp8_flop_per_clk > 0 ? gpu::tensor_dtype::fp8 : gpu::tensor_dtype::bf16;
+        k.name = "fmhaSm100Kernel_QkvBfloat16_Kv" + cache + "_H" + std::to_string(d) + "_swapsMmaAb_q" + std::to_string(qt) +
+                 (splits > 1 ? "_multiCtasKv" + std::to_string(splits) : std::string("_persistent"));
+        k.launch = {256, 128, std::min(g.smem_per_cta_bytes, 3 * 128 * (d + dv) * int(kve) + qt * d * 2 + 8192)};
+        for (const auto& r : p.requests)
+            add_decode_splits(k, p, r, q_ctas * p.kv_heads, splits, 128, base, double(std::min(grp, qt)), true);
+    } else if (xqa_supported(p) && xqa_has_gain(p, g)) {
+        const int splits = multi_block_count(batch, p.kv_heads, history, g.sm_count);
+        const bool gmma = g.cc_major == 9 && p.kv_type == kv_dtype::fp8;
+        out.variant = gmma ? "trtllm_xqa_gmma" : "trtllm_xqa";
+        out.tile_q = gmma ? 64 : int(round_up(grp, 16));  // wgmma M = 64; mma.sync M = 16
+        out.tile_kv = gmma ? 128 : 64;
+        out.splits = splits;
+        out.pack_gqa = true;
+        base.rows = out.tile_q;
+        base.mma_type = gmma ? gpu::tensor_dtype::fp8 : gpu::tensor_dtype::bf16;
+        k.name = std::string(gmma ? "xqa_kernel_sm90_gmma" : "xqa_kernel_hmma") + "_kv" + cache + "_h" + std::to_string(d) + "_g" +
+                 std::to_string(grp) + "_tokensPerPage" + std::to_string(p.page_size) + (splits > 1 ? "_multiblock" : "");
+        k.launch = gmma ? work::launch_config{384, 168, std::min(g.smem_per_cta_bytes, 2 * 128 * (d + dv) * int(kve) + 64 * d * 2 + 16384)}
+                        : work::launch_config{128, 128, std::min(g.smem_per_cta_bytes, 2 * 64 * (d + dv) * int(kve) + out.tile_q * d * 2 + 4096)};
+        for (const auto& r : p.requests)
+            add_decode_splits(k, p, r, p.kv_heads, splits, out.tile_kv, base, double(grp), true);
+    } else {
+        // MMHA: one query head per CTA on CUDA cores; each CTA reads its KV head's cache (L2 serves the
+        // group's re-reads).
+        const int splits = multi_block_count(batch, p.heads, history, g.sm_count);
+        out.variant = "trtllm_mmha";
+        out.tile_q = 1;
+        out.tile_kv = 32;
+        out.splits = splits;
+        base.rows = 1;
+        base.tensor_cores = false;
+        k.name = "masked_multihead_attention_kernel_h" + std::to_string(d) + "_kv" + cache + (splits > 1 ? "_multiblock" : "");
+        const std::int64_t chunk = ceil_div(std::max<std::int64_t>(history, 1), splits);
+        const int logits = int(std::min<std::int64_t>(chunk * 4 + 4096, std::max(4096, g.smem_per_cta_bytes - 2048)));
+        k.launch = {256, 64, logits};
+        for (const auto& r : p.requests) add_decode_splits(k, p, r, p.heads, splits, 32, base, 1.0, true);
+    }
+    k.compulsory = compulsory_attention_work(p, g);
+    op_detail::spread_dram(k, k.compulsory->dram_bytes);
+    out.kernels.push_back(std::move(k));
+    return out;
+}
+
+}  // namespace trtllm_detail
+
+/// TensorRT-LLM's context FMHA and decode kernels (also SGLang's trtllm_mha backend on Blackwell, which
+/// calls the trtllm-gen kernels through FlashInfer).
+struct trtllm {
+    static constexpr kernel_impl impl = kernel_impl::trtllm;
+
+    /// sm_80, 86, 89, 90, 100, 103, 120 (the architectures TensorRT-LLM ships kernels for); head dims up to
+    /// 512; FP8 math needs an FP8 tensor rate.
+    [[nodiscard]] static bool supports(const attention_problem& p, const gpu::gpu_numbers& g) noexcept {
+        const bool arch = g.cc_major == 8 || g.cc_major == 9 || g.cc_major == 10 || g.cc_major == 12;
+        if (!arch) return false;
+        if (p.head_dim > 512 || p.dv() > 512) return false;
+        if (p.fp8_compute && g.tensor_fp8_flop_per_clk <= 0) return false;
+        return true;
+    }
+
+    /// Kernels of one attention op (pre-processing not included).
+    [[nodiscard]] static attention_plan plan(const attention_problem& p, const gpu::gpu_numbers& g) {
+        validate(p);
+        attention_plan out = p.stage == phase::prefill ? trtllm_detail::plan_prefill(p, g) : trtllm_detail::plan_decode(p, g);
+        const op_bytes b = compulsory_bytes(p);
+        out.kv_footprint_bytes = b.kv;
+        out.q_o_bytes = b.q + b.o;
+        out.attention_kernels = out.kernels.size();
+        return out;
+    }
+};
+
+static_assert(AttentionKernel<trtllm>);
+
+}  // namespace synperf::family::attention
