@@ -75,16 +75,25 @@ public:
     }
     /// Field as a positive integer.
     [[nodiscard]] std::int64_t positive_integer(std::size_t row, std::size_t col) const {
-        const std::string_view f = field(row, col);
-        std::int64_t v = 0;
-        const auto [ptr, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
-        if (ec != std::errc() || ptr != f.data() + f.size() || v <= 0)
-            throw load_error(source_, line(row), 0,
-                             "column '" + std::string(header_[col]) + "': expected a positive integer, got '" + std::string(f) + "'");
-        return v;
+        return integer_at_least(row, col, 1, "a positive integer");
+    }
+    /// Field as an integer >= 0.
+    [[nodiscard]] std::int64_t non_negative_integer(std::size_t row, std::size_t col) const {
+        return integer_at_least(row, col, 0, "an integer >= 0");
     }
 
 private:
+    [[nodiscard]] std::int64_t integer_at_least(std::size_t row, std::size_t col, std::int64_t least,
+                                                const char* expected) const {
+        const std::string_view f = field(row, col);
+        std::int64_t v = 0;
+        const auto [ptr, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
+        if (ec != std::errc() || ptr != f.data() + f.size() || v < least)
+            throw load_error(source_, line(row), 0,
+                             "column '" + std::string(header_[col]) + "': expected " + expected + ", got '" + std::string(f) + "'");
+        return v;
+    }
+
     void parse() {
         std::string_view all(text_);
         std::size_t pos = 0, line_no = 0;

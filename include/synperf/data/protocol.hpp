@@ -3,6 +3,7 @@
 /// \file The measurement protocol (METHOD.md §2): leave-GPU-out splits and the seen split by shape hash.
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,19 @@ enum class seen_part { train, validation, test };
 
 /// FNV-1a over 64-bit keys: stable across platforms and runs.
 [[nodiscard]] constexpr std::uint64_t shape_hash(std::initializer_list<std::int64_t> key) noexcept {
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::int64_t v : key) {
+        auto u = static_cast<std::uint64_t>(v);
+        for (int i = 0; i < 8; ++i) {
+            h ^= (u >> (8 * i)) & 0xffu;
+            h *= 1099511628211ull;
+        }
+    }
+    return h;
+}
+
+/// The same hash over a span of keys.
+[[nodiscard]] constexpr std::uint64_t shape_hash(std::span<const std::int64_t> key) noexcept {
     std::uint64_t h = 1469598103934665603ull;
     for (std::int64_t v : key) {
         auto u = static_cast<std::uint64_t>(v);

@@ -118,12 +118,36 @@ namespace detail {
         std::vector<slot> heap;
         heap.reserve(static_cast<std::size_t>(ctas));
         for (std::int64_t c = 0; c < ctas; ++c) heap.emplace_back(0.0, c);  // already a valid min-heap
+        // While every CTA's load is within one unit's cost of every other's, G equal units go one to each CTA
+        // (the least-loaded takes one and becomes the most loaded): whole rounds are placed at once, exactly.
+        const auto spread_below = [&](double c) {
+            double hi = heap.front().first;
+            for (const slot& s : heap) hi = std::max(hi, s.first);
+            return hi - heap.front().first < c;
+        };
         for (const std::size_t k : order) {
-            for (std::int64_t i = 0; i < tasks[k].count; ++i) {
+            std::int64_t left = tasks[k].count;
+            std::int64_t since_check = ctas;  // check the spread at most once per G units
+            while (left > 0) {
+                if (left >= ctas && since_check >= ctas) {
+                    since_check = 0;
+                    if (spread_below(p.cost[k])) {
+                        const std::int64_t rounds = left / ctas;
+                        for (std::int64_t s = 0; s < sms && s < ctas; ++s) {
+                            const std::int64_t hosted = ctas / sms + (s < ctas % sms ? 1 : 0);
+                            add(s, k, rounds * hosted);
+                        }
+                        for (slot& s : heap) s.first += static_cast<double>(rounds) * p.cost[k];
+                        left -= rounds * ctas;
+                        continue;
+                    }
+                }
                 std::pop_heap(heap.begin(), heap.end(), std::greater<>{});
                 heap.back().first += p.cost[k];
                 add(heap.back().second, k, 1);
                 std::push_heap(heap.begin(), heap.end(), std::greater<>{});
+                --left;
+                ++since_check;
             }
         }
     }

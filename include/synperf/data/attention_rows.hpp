@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Measured attention latencies (prefill and decode) from the aiconfigurator-format tables.
+///
+/// TensorRT-LLM rows (`aiconfigurator/<gpu>/`, kernel_source `torch_flow`) time the whole TRT-LLM attention
+/// op: fused QKV pre-processing (RoPE + paged KV write) and the context FMHA or XQA/MMHA decode kernel.
+/// SGLang rows (`aiconfigurator_sglang/<gpu>/`) time the backend's kernel plus the KV-cache store:
+/// `flash_attention` is the FA3 code base, `trtllm_mha` TRT-LLM's gen kernels, `triton` SGLang's Triton path.
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "synperf/data/csv.hpp"
+#include "synperf/data/protocol.hpp"
+#include "synperf/family/attention/problem.hpp"
+#include "synperf/gpu/registry.hpp"
+
+namespace synperf::data {
+
+/// One measured attention op.
+struct measured_attention {
+    std::string gpu;            ///< canonical GPU id
+    std::string framework;      ///< trtllm or sglang (the collector)
+    std::string kernel_source;  ///< the table's kernel_source
+    family::attention::attention_problem problem;
+    double latency_us = 0;
+    std::uint64_t shape_hash = 0;  ///< hash of (heads, kv heads, head dim, dtypes): the seen split key
+};
+
+/// Why rows are left out (reported by the tools; see docs/families/attention.md).
+struct attention_exclusions {
+    std::size_t flashinfer_wrapper = 0;  ///< TRT-LLM `torch_flow_flashinfer`: another op composition (RoPE excluded)
+    std::size_t b200_sglang_long_causal = 0;  ///< B200 SGLang prefill rows labelled full causal with isl > 128 (MANIFEST anomaly)
+};
+
+namespace attention_rows_detail {
+
+inline family::attention::kernel_impl sglang_kernel(std::string_view source, const std::string& file, std::size_t line) {
+    if (source == "flash_attention") return family::attention::kernel_impl::fa3;
+    if (source == "trtllm_mha") return family::attention::kernel_impl::trtllm;
+    if (source == "triton") return family::attention::kernel_impl::triton;
+    throw load_error(file, line, 0, "column 'kernel_source': expected flash_attention, trtllm_mha or triton, got '" +
+                                        std::string(source) + "'");
+}
+
+}  // namespace attention_rows_detail
+
+/// Reads one `context_attention_perf.csv` (prefill) or `generation_attention_perf.csv` (decode).
+inline void read_attention_file(const std::filesystem::path& file, const std::string& gpu, bool sglang,
+                                family::attention::phase stage, std::vector<measured_attention>& out,
+                                attention_exclusions& skipped) {
+    namespace at = family::attention;
+    const csv_table t = csv_table::load(file.string());
+    const std::string src = file.string();
+    const std::size_t c_src = t.column("kernel_source"), c_batch = t.column("batch_size"), c_heads = t.column("num_heads"),
+                      c_kv = t.column("num_key_value_heads"), c_dim = t.column("head_dim"),
+                      c_kvdt = t.column("kv_cache_dtype"), c_lat = t.column("latency");
+    const bool prefill = stage == at::phase::prefill;
+    const std::size_t c_isl = prefill || sglang ? t.column("isl") : 0;
+    const std::size_t c_step = (!prefill || sglang) ? t.column("step") : 0;
+    const bool has_window = t.has_column("window_size");
+    const std::size_t c_window = has_window ? t.column("window_size") : 0;
+    const bool has_attn_dtype = t.has_column("attn_dtype");
+    const std::size_t c_attn = has_attn_dtype ? t.column("attn_dtype") : 0;
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        const std::string_view source = t.field(r, c_src);
+        measured_attention m;
+        m.gpu = gpu;
+        m.kernel_source = std::string(source);
+        at::attention_problem& p = m.problem;
+        p.stage = stage;
+        if (sglang) {
+            m.framework = "sglang";
+            p.backend = at::framework::sglang;
+            p.kernel = attention_rows_detail::sglang_kernel(source, src, t.line(r));
+        } else {
+            if (source == "torch_flow_flashinfer") {
+                ++skipped.flashinfer_wrapper;
+                continue;
+            }
+            if (source != "torch_flow")
+                throw load_error(src, t.line(r), 0, "column 'kernel_source': expected torch_flow or torch_flow_flashinfer, got '" +
+                                                        std::string(source) + "'");
+            m.framework = "trtllm";
+            p.backend = at::framework::trtllm;
+            p.kernel = at::kernel_impl::trtllm;
+        }
+        const std::int64_t batch = t.positive_integer(r, c_batch);
+        p.heads = static_cast<int>(t.positive_integer(r, c_heads));
+        p.kv_heads = static_cast<int>(t.positive_integer(r, c_kv));
+        p.head_dim = static_cast<int>(t.positive_integer(r, c_dim));
+        p.window = has_window ? t.non_negative_integer(r, c_window) : 0;
+        const std::string_view kvdt = t.field(r, c_kvdt);
+        if (kvdt == "fp8") p.kv_type = at::kv_dtype::fp8;
+        else if (kvdt != "bfloat16" && kvdt != "float16")
+            throw load_error(src, t.line(r), 0, "column 'kv_cache_dtype': expected bfloat16 or fp8, got '" + std::string(kvdt) + "'");
+        // SGLang's rows with attn_dtype fp8 keep bf16 attention math in its backends; TRT-LLM's run FP8 FMHA.
+        p.fp8_compute = !sglang && has_attn_dtype && t.field(r, c_attn) == "fp8";
+        if (p.fp8_compute && p.kv_type != at::kv_dtype::fp8) p.kv_type = at::kv_dtype::fp8;
+        if (prefill) {
+            const std::int64_t isl = t.positive_integer(r, c_isl);
+            const std::int64_t prefix = sglang ? t.non_negative_integer(r, c_step) : 0;
+            if (sglang && gpu == "b200_sxm" && p.window == 0 && isl > 128) {
+                ++skipped.b200_sglang_long_causal;
+                continue;
+            }
+            p.causal = true;
+            p.requests = at::uniform_batch(batch, isl, isl + prefix);
+        } else {
+            // `step` = cached tokens; the new token is appended and attended too.
+            const std::int64_t cached = t.non_negative_integer(r, c_step);
+            p.causal = false;
+            p.requests = at::uniform_batch(batch, 1, cached + 1);
+        }
+        const double ms = t.number(r, c_lat);
+        if (!(ms > 0)) throw load_error(src, t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
+        m.latency_us = ms * 1e3;
+        m.shape_hash = shape_hash({p.heads, p.kv_heads, p.head_dim, static_cast<std::int64_t>(p.kv_type),
+                                   p.fp8_compute ? 1 : 0, p.window});
+        out.push_back(std::move(m));
+    }
+}
+
+/// Every attention row of one phase under `data_dir`, in a stable order (collections, then GPUs).
+[[nodiscard]] inline std::vector<measured_attention> read_attention_rows(const std::filesystem::path& data_dir,
+                                                                         family::attention::phase stage,
+                                                                         attention_exclusions* skipped = nullptr) {
+    namespace fs = std::filesystem;
+    const char* table = stage == family::attention::phase::prefill ? "context_attention_perf.csv" : "generation_attention_perf.csv";
+    struct entry {
+        fs::path file;
+        bool sglang;
+    };
+    std::vector<entry> files;
+    for (const char* collection : {"aiconfigurator", "aiconfigurator_sglang"}) {
+        const fs::path root = data_dir / collection;
+        std::error_code ec;
+        if (!fs::is_directory(root, ec)) continue;
+        std::vector<fs::path> found;
+        for (const auto& e : fs::directory_iterator(root))
+            if (e.is_directory() && fs::exists(e.path() / table)) found.push_back(e.path() / table);
+        std::sort(found.begin(), found.end());
+        for (auto& f : found) files.push_back({std::move(f), std::string_view(collection) == "aiconfigurator_sglang"});
+    }
+    if (files.empty())
+        throw load_error(data_dir.string(), 0, 0, std::string("expected aiconfigurator*/<gpu>/") + table + " files, found none");
+    attention_exclusions local;
+    std::vector<measured_attention> rows;
+    for (const entry& e : files) {
+        const std::string gpu = gpu::find_gpu(e.file.parent_path().filename().string()).name;
+        read_attention_file(e.file, gpu, e.sglang, stage, rows, skipped != nullptr ? *skipped : local);
+    }
+    return rows;
+}
+
+}  // namespace synperf::data
