@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// A family as the train and eval commands see it: measured rows joined with their decomposition.
+//
+// Each family registers one `family_tool` (family_registry.cpp): how to read its measured rows and turn
+// them into samples (features, theoretical time, framework level, split). Training, evaluation and the
+// baselines are written once, over samples.
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <synperf/data/protocol.hpp>
+
+namespace synperf::cli {
+
+/// One measured row, analyzed.
+struct sample {
+    std::string gpu;              ///< canonical GPU id
+    std::string framework;        ///< the collector (a table row per (GPU, framework))
+    std::string kernel;           ///< what ran, as the data names it (e.g. kernel_source), for reports
+    std::vector<double> features; ///< the family's numeric features, >= 0
+    std::size_t level = 0;        ///< framework level of the categorical input
+    double theoretical_us = 0;    ///< lower bound of the op
+    double latency_us = 0;        ///< measured
+    double roofline_us = 0;       ///< datasheet roofline baseline
+    data::split label = data::split::seen;
+    data::seen_part part = data::seen_part::train;
+    std::array<std::int64_t, 8> key{};  ///< row identity for deterministic subsampling
+    std::size_t key_size = 0;
+
+    [[nodiscard]] double efficiency() const { return theoretical_us / latency_us; }
+};
+
+/// What a family contributes to `synperf train` and `synperf eval`.
+struct family_tool {
+    std::string name;        ///< subcommand and weights file name, e.g. "gemm"
+    std::string summary;     ///< one line for --help
+    std::string data_credit; ///< source and licence, written into the weights' meta line
+    std::vector<std::string> feature_names;
+    std::vector<std::string> framework_levels;
+    std::function<data::protocol()> protocol;
+    /// Reads and analyzes every row under the data directory; `notes` receives one line per exclusion rule.
+    std::function<std::vector<sample>(const std::filesystem::path& data_dir, const data::protocol& proto,
+                                      std::vector<std::string>& notes)>
+        load;
+    /// Held-out rows to flag in eval (e.g. a kernel never seen in training); may be empty.
+    std::function<bool(const sample&)> flag;
+    std::string flag_meaning;  ///< what a flagged row means, printed under the table
+    std::size_t default_max_rows = 160000;  ///< training subsample that keeps a full training within minutes
+};
+
+/// Every registered family, in registration order.
+const std::vector<family_tool>& family_tools();
+
+/// The registered family called `name`, or an error listing the known ones.
+const family_tool& find_family_tool(std::string_view name);
+
+/// log1p of the features then the one-hot framework block: the MLP's (and the linear baseline's) input.
+inline void model_input(const sample& s, std::size_t levels, double* out) {
+    std::size_t i = 0;
+    for (double f : s.features) out[i++] = std::log1p(f);
+    for (std::size_t l = 0; l < levels; ++l) out[i++] = (l == s.level) ? 1.0 : 0.0;
+}
+
+/// Analyzes `count` rows with `analyze_one(i)` on two threads; results keep the row order.
+void parallel_for(std::size_t count, const std::function<void(std::size_t)>& analyze_one);
+
+}  // namespace synperf::cli
