@@ -126,6 +126,16 @@ public:
         return predictor_detail::predict<F>(
             p, G::numbers, framework,
             [](const work::kernel_launch& k, const gpu::gpu_numbers& g, const scheduler::schedule_options& o) {
+                // The compile-time check covers F::main_dispatch(g); a family whose kernel is chosen at run
+                // time (attention backends) can still hand S a kernel of the other kind.
+                constexpr bool s_persistent = std::same_as<typename S::dispatch, scheduler::persistent_dispatch_tag>;
+                if (work::is_persistent(k.dispatch) != s_persistent)
+                    synperf::detail::report_error(
+                        "predictor: the main kernel '" + k.name + "' chosen for this problem is " +
+                        (s_persistent ? "dispatched by the hardware (one CTA per tile)" : "persistent") +
+                        ", but scheduler S only places " + (s_persistent ? "persistent kernels" : "one-CTA-per-tile kernels") +
+                        "; use runtime_predictor (schedules each kernel by its dispatch kind) or a predictor with " +
+                        (s_persistent ? "scheduler::hardware_round_robin" : "scheduler::min_heap_persistent"));
                 return S::schedule(std::span<const work::task_class>(k.tasks), g, o);
             },
             cost_);

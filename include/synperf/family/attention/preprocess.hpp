@@ -8,7 +8,8 @@
 ///   rotated Q for the attention kernel and K, V into the paged cache (64 tokens per page; FP8 caches are
 ///   scaled and converted on the way). Grid: one CTA per (block of tokens, head), 128 threads moving 16 B
 ///   each, i.e. 1024 / d tokens per CTA (approximation of the V2 kernel's launch). Per rotated pair:
-///   cos and sin (2 MUFU) plus the inverse frequency power (ex2 + lg2, 2 MUFU), 2 FMA per element.
+///   cos and sin (2 MUFU) plus the inverse frequency power (ex2 + lg2, 2 MUFU), 2 FMA per element; the
+///   MUFU work is task work only (a cos/sin table can replace it).
 /// - SGLang (MHATokenToKVPool.set_kv_buffer -> the JIT store_cache kernel): writes the new tokens' K and V
 ///   rows into the cache, one warp per token row pair (4 tokens per 128-thread CTA). An FP8 cache first
 ///   casts K and V with two torch elementwise kernels; with the trtllm_mha backend the cast and store
@@ -35,10 +36,12 @@ using op_detail::ceil_div;
 
 inline constexpr int max_rotary_dim = 128;  // the data's RoPE: rotary_dim 128
 
-/// Gives a launch its compulsory work: everything it does, its bytes split at L2 capacity.
-inline void set_compulsory(work::kernel_launch& k, const gpu::gpu_numbers& g) {
+/// Gives a launch its compulsory work: everything it does (less the XU ops when a table could replace
+/// them), its bytes split at L2 capacity.
+inline void set_compulsory(work::kernel_launch& k, const gpu::gpu_numbers& g, bool xu_compulsory = true) {
     work::task_work total;
     for (const auto& c : k.tasks) total += c.work.scaled(double(c.count));
+    if (!xu_compulsory) total.xu_ops = 0;
     const double bytes = total.l2_bytes;
     total.dram_bytes = std::max(0.0, bytes - g.l2_bytes);
     total.l2_bytes = bytes - total.dram_bytes;
@@ -89,7 +92,9 @@ inline work::kernel_launch trtllm_qkv_preprocessing(const attention_problem& p, 
         k.tasks.push_back({q_cta(double(partial_tokens)), partial * p.heads});
         k.tasks.push_back({kv_cta(double(partial_tokens)), partial * p.kv_heads});
     }
-    set_compulsory(k, g);
+    // The PyTorch flow can hand the kernel a precomputed cos/sin table instead: the rotation's MUFU work is
+    // then not needed, so it stays out of the bound.
+    set_compulsory(k, g, false);
     return k;
 }
 

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: Apache-2.0
+// Attention families: problem checks, the backend policy, pre-processing launches, the decode bound's
+// shape in KV length, prefill features on every catalogue GPU, and the predictor's run-time dispatch check.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "synperf/cost/roofline_cost.hpp"
+#include "synperf/error.hpp"
+#include "synperf/family.hpp"
+#include "synperf/family/attention.hpp"
+#include "synperf/gpu/registry.hpp"
+#include "synperf/hw/catalogue.hpp"
+#include "synperf/predictor/predictor.hpp"
+#include "synperf/scheduler/min_heap_persistent.hpp"
+
+namespace {
+
+namespace at = synperf::family::attention;
+using synperf::family::attention_decode;
+using synperf::family::attention_prefill;
+
+at::attention_problem prefill(at::framework f, std::int64_t batch, std::int64_t isl, int heads = 32, int kv_heads = 8, int d = 128) {
+    at::attention_problem p;
+    p.stage = at::phase::prefill;
+    p.requests = at::uniform_batch(batch, isl, isl);
+    p.heads = heads;
+    p.kv_heads = kv_heads;
+    p.head_dim = d;
+    p.backend = f;
+    return p;
+}
+
+at::attention_problem decode(at::framework f, std::int64_t batch, std::int64_t kv, int heads = 32, int kv_heads = 8, int d = 128) {
+    at::attention_problem p;
+    p.stage = at::phase::decode;
+    p.causal = false;
+    p.requests = at::uniform_batch(batch, 1, kv);
+    p.heads = heads;
+    p.kv_heads = kv_heads;
+    p.head_dim = d;
+    p.backend = f;
+    return p;
+}
+
+synperf::gpu::gpu_numbers gpu(std::string_view name) { return synperf::gpu::find_gpu(name).numbers; }
+
+/// Decompose, schedule each kernel by its dispatch kind, analyze: the theoretical time and the features.
+template <class F>
+synperf::prediction analyze(const at::attention_problem& p, const synperf::gpu::gpu_numbers& g) {
+    return synperf::predictor_detail::analyze<F>(p, g, synperf::predictor_detail::schedule_by_dispatch{});
+}
+
+}  // namespace
+
+TEST_CASE("attention: invalid problems give clear errors") {
+    const auto h100 = gpu("h100_sxm");
+    SUBCASE("heads not divisible by KV heads") {
+        auto p = prefill(at::framework::sglang, 1, 128, 30, 8);
+        CHECK_THROWS_WITH_AS(attention_prefill::plan(p, h100), doctest::Contains("multiple of kv_heads"), synperf::invalid_argument);
+    }
+    SUBCASE("zero lengths") {
+        auto p = prefill(at::framework::sglang, 1, 128);
+        p.requests = at::uniform_batch(1, 0, 0);
+        CHECK_THROWS_WITH_AS(attention_prefill::plan(p, h100), doctest::Contains("query length must be in 1..2^24, got 0"),
+                             synperf::invalid_argument);
+        auto d = decode(at::framework::sglang, 4, 0);
+        CHECK_THROWS_WITH_AS(attention_decode::plan(d, h100), doctest::Contains("KV length"), synperf::invalid_argument);
+    }
+    SUBCASE("mismatched ragged lists") {
+        CHECK_THROWS_WITH_AS((void)at::ragged_batch({10, 20}, {10}), doctest::Contains("2 query lengths but 1 KV lengths"),
+                             synperf::invalid_argument);
+    }
+    SUBCASE("decode with more than one query token") {
+        auto p = decode(at::framework::trtllm, 2, 100);
+        p.requests = at::uniform_batch(2, 4, 100);
+        CHECK_THROWS_WITH_AS(attention_decode::plan(p, h100), doctest::Contains("one query token per request, got 4"),
+                             synperf::invalid_argument);
+    }
+    SUBCASE("phase does not match the family") {
+        CHECK_THROWS_WITH_AS(attention_decode::plan(prefill(at::framework::sglang, 1, 64), h100),
+                             doctest::Contains("expected a decode problem, got prefill"), synperf::invalid_argument);
+    }
+    SUBCASE("forced kernel unsupported on the GPU") {
+        auto p = prefill(at::framework::sglang, 1, 512);
+        p.kernel = at::kernel_impl::fa3;  // FA3 has no sm_100 path
+        CHECK_THROWS_WITH_AS(attention_prefill::plan(p, gpu("b200_sxm")),
+                             doctest::Contains("kernel fa3 does not support prefill"), synperf::invalid_argument);
+        try {
+            (void)attention_prefill::plan(p, gpu("b200_sxm"));
+        } catch (const synperf::invalid_argument& e) {
+            const std::string what = e.what();
+            CHECK(what.find("sm_100") != std::string::npos);
+            CHECK(what.find("implementations that do:") != std::string::npos);
+            CHECK(what.find("trtllm") != std::string::npos);
+            CHECK(what.find("triton") != std::string::npos);
+        }
+        auto q = prefill(at::framework::trtllm, 1, 512);
+        q.kv_type = at::kv_dtype::fp8;
+        q.fp8_compute = true;  // FP8 math needs an FP8 tensor rate: A100 has none, Triton none at all
+        q.kernel = at::kernel_impl::triton;
+        CHECK_THROWS_WITH_AS(attention_prefill::plan(q, gpu("a100_sxm")), doctest::Contains("kernel triton does not support"),
+                             synperf::invalid_argument);
+        q.kernel = at::kernel_impl::automatic;
+        CHECK_THROWS_WITH_AS(attention_prefill::plan(q, gpu("a100_sxm")), doctest::Contains("framework trtllm has no kernel"),
+                             synperf::invalid_argument);
+    }
+}
+
+TEST_CASE("attention: the backend policy picks the data's kernels") {
+    const auto pick = [](at::framework f, std::string_view g, at::phase ph) {
+        auto p = ph == at::phase::prefill ? prefill(f, 2, 256) : decode(f, 8, 1024);
+        return at::plan_attention(p, gpu(g)).implementation;
+    };
+    for (const at::phase ph : {at::phase::prefill, at::phase::decode}) {
+        CAPTURE(at::to_string(ph));
+        CHECK(pick(at::framework::sglang, "h100_sxm", ph) == at::kernel_impl::fa3);
+        CHECK(pick(at::framework::sglang, "h200_sxm", ph) == at::kernel_impl::fa3);
+        CHECK(pick(at::framework::sglang, "a100_sxm", ph) == at::kernel_impl::fa3);
+        CHECK(pick(at::framework::sglang, "l40s", ph) == at::kernel_impl::fa3);
+        CHECK(pick(at::framework::sglang, "b200_sxm", ph) == at::kernel_impl::trtllm);
+        CHECK(pick(at::framework::sglang, "gb300", ph) == at::kernel_impl::trtllm);
+        CHECK(pick(at::framework::sglang, "rtx_pro_6000_server", ph) == at::kernel_impl::triton);
+        for (const char* g : {"a100_sxm", "l40s", "h100_sxm", "b200_sxm", "b300_sxm", "rtx_pro_6000_server"})
+            CHECK(pick(at::framework::trtllm, g, ph) == at::kernel_impl::trtllm);
+        CHECK(pick(at::framework::vllm, "h100_sxm", ph) == at::kernel_impl::fa3);
+        CHECK(pick(at::framework::vllm, "b200_sxm", ph) == at::kernel_impl::flashinfer);
+    }
+    // A forced kernel wins over the policy when it supports the problem.
+    auto p = prefill(at::framework::sglang, 2, 256);
+    p.kernel = at::kernel_impl::triton;
+    CHECK(at::plan_attention(p, gpu("h100_sxm")).implementation == at::kernel_impl::triton);
+}
+
+TEST_CASE("attention: pre-processing kernels are separate launches") {
+    SUBCASE("TensorRT-LLM: fused QKV RoPE + KV write after the attention kernels") {
+        for (const char* g : {"h100_sxm", "b200_sxm", "l40s", "rtx_pro_6000_server"}) {
+            CAPTURE(g);
+            auto p = prefill(at::framework::trtllm, 4, 1000);
+            const at::attention_plan with = at::plan_attention(p, gpu(g));
+            REQUIRE(with.kernels.size() == with.attention_kernels + 1);
+            const auto& pre = with.kernels.back();
+            CHECK(pre.name.find("applyBiasRopeUpdateKVCache") != std::string::npos);
+            CHECK(pre.dispatch == synperf::work::dispatch_kind::hardware);
+            REQUIRE(pre.compulsory.has_value());
+            CHECK(pre.compulsory->fma_ops > 0);  // the rotation
+            CHECK(pre.tasks.front().work.xu_ops > 0);  // sin / cos (task work: a table could replace them)
+            // Bytes: read Q, K, V in bf16, write Q and the cache: 4000 tokens x (32 + 8 + 8) heads x 128 x 2 B x 2.
+            CHECK(pre.compulsory->l2_bytes + pre.compulsory->dram_bytes == doctest::Approx(4000.0 * 48 * 128 * 4));
+            p.preprocess = false;
+            const at::attention_plan without = at::plan_attention(p, gpu(g));
+            CHECK(without.kernels.size() == without.attention_kernels);
+            CHECK(without.kernels.size() == with.attention_kernels);
+        }
+    }
+    SUBCASE("SGLang: the KV store, with two casts for an FP8 cache") {
+        auto p = decode(at::framework::sglang, 16, 2048);
+        const at::attention_plan bf16 = at::plan_attention(p, gpu("h100_sxm"));
+        REQUIRE(bf16.kernels.size() == bf16.attention_kernels + 1);
+        CHECK(bf16.kernels.back().name == "store_cache");
+        p.kv_type = at::kv_dtype::fp8;
+        const at::attention_plan fp8 = at::plan_attention(p, gpu("h100_sxm"));
+        CHECK(fp8.kernels.size() == fp8.attention_kernels + 3);
+        const at::attention_plan fused = at::plan_attention(p, gpu("b200_sxm"));  // trtllm_mha: one fused kernel
+        REQUIRE(fused.kernels.size() == fused.attention_kernels + 1);
+        CHECK(fused.kernels.back().name == "fused_fp8_set_kv_buffer");
+    }
+    SUBCASE("the pre-processing shows in the features") {
+        const auto g = gpu("h100_sxm");
+        auto p = prefill(at::framework::trtllm, 2, 512);
+        const auto with = analyze<attention_prefill>(p, g);
+        p.preprocess = false;
+        const auto without = analyze<attention_prefill>(p, g);
+        const auto index = [](std::string_view n) {
+            for (std::size_t i = 0; i < attention_prefill::feature_count; ++i)
+                if (attention_prefill::feature_names[i] == n) return i;
+            return attention_prefill::feature_count;
+        };
+        CHECK(with.features[index("preprocess_theoretical_us")] > 0);
+        CHECK(without.features[index("preprocess_theoretical_us")] == 0);
+        CHECK(with.features[index("kernels")] == without.features[index("kernels")] + 1);
+        CHECK(with.theoretical_us > without.theoretical_us);
+    }
+}
+
+TEST_CASE("attention: the decode bound grows with KV length at DRAM speed") {
+    for (const char* name : {"h100_sxm", "a100_sxm", "l40s", "b200_sxm", "rtx_pro_6000_server"}) {
+        const auto g = gpu(name);
+        for (const at::framework f : {at::framework::trtllm, at::framework::sglang}) {
+            CAPTURE(name);
+            CAPTURE(at::to_string(f));
+            double last = 0;
+            for (std::int64_t kv = 1; kv <= 131072; kv = kv * 3 / 2 + 1) {
+                const double t = analyze<attention_decode>(decode(f, 64, kv), g).theoretical_us;
+                CHECK(t >= last * (1 - 1e-12));
+                last = t;
+            }
+            // 64 requests x 8 KV heads x 256 values x 2 B = 256 KiB per KV token: far beyond L2 at 64K tokens.
+            const double t1 = analyze<attention_decode>(decode(f, 64, 65536), g).theoretical_us;
+            const double t2 = analyze<attention_decode>(decode(f, 64, 131072), g).theoretical_us;
+            const double bytes = 64.0 * 8 * 256 * 2 * 65536;
+            const double expected = bytes / (g.dram_gbps * 1e3);
+            CHECK((t2 - t1) == doctest::Approx(expected).epsilon(0.10));
+        }
+    }
+}
+
+TEST_CASE("attention: prefill and decode features are finite and non-negative on every catalogue GPU") {
+    std::size_t planned = 0;
+    for (const auto& gpu_entry : synperf::gpu::all_gpus()) {
+        const auto& g = gpu_entry.numbers;
+        for (const at::framework f : {at::framework::trtllm, at::framework::sglang, at::framework::vllm}) {
+            std::vector<at::attention_problem> problems{prefill(f, 2, 1000), prefill(f, 1, 8192, 64, 8, 64),
+                                                        prefill(f, 16, 128, 16, 16, 256), decode(f, 32, 4096),
+                                                        decode(f, 1, 100, 40, 40, 128)};
+            auto windowed = prefill(f, 4, 3000, 64, 8, 64);
+            windowed.window = 128;
+            problems.push_back(windowed);
+            auto ragged = prefill(f, 1, 1);
+            ragged.requests = at::ragged_batch({100, 700, 33}, {100, 900, 33});
+            problems.push_back(ragged);
+            auto fp8 = prefill(f, 2, 2048);
+            fp8.kv_type = at::kv_dtype::fp8;
+            fp8.fp8_compute = f == at::framework::trtllm;
+            problems.push_back(fp8);
+            for (const auto& p : problems) {
+                CAPTURE(gpu_entry.name);
+                CAPTURE(at::to_string(f));
+                CAPTURE(at::to_string(p.stage));
+                CAPTURE(p.head_dim);
+                if (at::supporting_kernels(p, g).empty()) continue;
+                std::vector<double> x;
+                try {
+                    x = p.stage == at::phase::prefill ? analyze<attention_prefill>(p, g).features
+                                                      : analyze<attention_decode>(p, g).features;
+                } catch (const synperf::invalid_argument& e) {
+                    // Only "no kernel of this framework supports it" may be refused.
+                    CHECK(std::string(e.what()).find("has no kernel") != std::string::npos);
+                    continue;
+                }
+                ++planned;
+                REQUIRE(x.size() == attention_prefill::feature_count);
+                for (std::size_t i = 0; i < x.size(); ++i) {
+                    CAPTURE(attention_prefill::feature_names[i]);
+                    CHECK(std::isfinite(x[i]));
+                    CHECK(x[i] >= 0);
+                }
+            }
+        }
+    }
+    CHECK(planned > 300);
+}
+
+TEST_CASE("attention: the plan's compulsory work is the op's, whatever the kernel") {
+    const auto g = gpu("h100_sxm");
+    auto p = prefill(at::framework::sglang, 2, 1000);
+    const double pairs = p.attended_pairs() * p.heads;
+    for (const at::kernel_impl k : at::supporting_kernels(p, g)) {
+        CAPTURE(at::to_string(k));
+        p.kernel = k;
+        const at::attention_plan plan = at::plan_attention(p, g);
+        REQUIRE(plan.kernels.front().compulsory.has_value());
+        CHECK(plan.kernels.front().compulsory->tensor_flop == doctest::Approx(2.0 * 256 * pairs));
+        CHECK(plan.kernels.front().compulsory->xu_ops == doctest::Approx(pairs));
+    }
+}
+
+TEST_CASE("predictor: a run-time main kernel of the wrong dispatch kind is refused") {
+    using synperf::cost::roofline_cost;
+    // On H100 SGLang's FA3 is persistent, so the default scheduler is min_heap_persistent; TensorRT-LLM's
+    // XQA decode kernel is one CTA per tile.
+    const synperf::predictor<synperf::hw::h100_sxm, attention_decode, synperf::scheduler::min_heap_persistent, roofline_cost> pred;
+    CHECK(pred.predict(decode(at::framework::sglang, 64, 4096), "sglang").latency_us > 0);
+    CHECK_THROWS_WITH_AS((void)pred.predict(decode(at::framework::trtllm, 64, 4096), "trtllm"),
+                         doctest::Contains("use runtime_predictor"), synperf::invalid_argument);
+    const synperf::runtime_predictor<attention_decode, roofline_cost> any(gpu("h100_sxm"), roofline_cost{});
+    CHECK(any.predict(decode(at::framework::trtllm, 64, 4096), "trtllm").latency_us > 0);
+}
