@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <numeric>
+#include <vector>
+
+#include "synperf/error.hpp"
+#include "synperf/family/attention/fa2.hpp"
+#include "synperf/family/attention/fa3.hpp"
+#include "synperf/family/attention/flashinfer.hpp"
+#include "synperf/hw/a100_sxm.hpp"
+#include "synperf/hw/b200_sxm.hpp"
+#include "synperf/hw/h100_sxm.hpp"
+#include "synperf/hw/l40s.hpp"
+#include "synperf/scheduler/run.hpp"
+#include "synperf/work/task.hpp"
+#include "test_gpus.hpp"
+
+namespace attn = synperf::family::attention;
+using attn::attention_problem;
+using attn::phase;
+using synperf::gpu::gpu_numbers;
+using synperf::work::task_work;
+
+namespace {
+
+constexpr gpu_numbers h100 = synperf::hw::h100_sxm::numbers;
+constexpr gpu_numbers a100 = synperf::hw::a100_sxm::numbers;
+constexpr gpu_numbers l40s = synperf::hw::l40s::numbers;
+constexpr gpu_numbers b200 = synperf::hw::b200_sxm::numbers;
+
+attention_problem prefill(std::int64_t batch, std::int64_t q, std::int64_t kv, int heads, int kv_heads, int d, bool causal = true) {
+    attention_problem p;
+    p.stage = phase::prefill;
+    p.requests = attn::uniform_batch(batch, q, kv);
+    p.heads = heads;
+    p.kv_heads = kv_heads;
+    p.head_dim = d;
+    p.causal = causal;
+    return p;
+}
+
+attention_problem decode(std::int64_t batch, std::int64_t kv, int heads, int kv_heads, int d) {
+    attention_problem p = prefill(batch, 1, kv, heads, kv_heads, d, false);
+    p.stage = phase::decode;
+    return p;
+}
+
+/// Sum of a field over a launch's tasks.
+double total(const synperf::work::kernel_launch& k, double task_work::*field) {
+    double s = 0;
+    for (const auto& c : k.tasks) s += c.work.*field * double(c.count);
+    return s;
+}
+
+/// Brute-force longest-processing-time: units sorted by cost descending (stable), each to the least-loaded
+/// of `ctas` CTAs (ties to the lowest id); returns per-CTA loads and cycles.
+struct greedy_result {
+    std::vector<task_work> loads;
+    std::vector<double> cycles;
+};
+greedy_result brute_force_lpt(const std::vector<synperf::work::task_class>& tasks, const gpu_numbers& g, std::int64_t ctas) {
+    std::vector<std::pair<double, const task_work*>> units;
+    for (const auto& c : tasks)
+        for (std::int64_t i = 0; i < c.count; ++i) units.emplace_back(synperf::work::task_cost(c.work, g), &c.work);
+    std::stable_sort(units.begin(), units.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    greedy_result r;
+    r.loads.assign(std::size_t(ctas), task_work{});
+    r.cycles.assign(std::size_t(ctas), 0.0);
+    for (const auto& [cost, w] : units) {
+        const auto least = std::size_t(std::min_element(r.cycles.begin(), r.cycles.end()) - r.cycles.begin());
+        r.cycles[least] += cost;
+        r.loads[least] += *w;
+    }
+    return r;
+}
+
+std::vector<double> sorted_field(const std::vector<task_work>& v, double task_work::*field) {
+    std::vector<double> out;
+    for (const auto& w : v) out.push_back(w.*field);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("fa3 causal persistent longest-first equals a brute-force greedy") {
+    // A small sm_90 GPU so every unit is visible: 8 SMs -> 8 persistent CTAs.
+    const gpu_numbers g = synperf::test::synthetic(8);
+    std::vector<attention_problem> cases;
+    cases.push_back(prefill(2, 700, 700, 4, 2, 128));
+    cases.push_back(prefill(1, 1500, 2000, 2, 2, 64));  // prefix cache, MHA
+    attention_problem ragged = prefill(1, 1, 1, 4, 1, 128);
+    ragged.requests = attn::ragged_batch({300, 1200, 64, 900}, {300, 1500, 64, 2000});
+    cases.push_back(ragged);
+    attention_problem windowed = prefill(1, 2000, 2000, 2, 1, 128);
+    windowed.window = 512;
+    cases.push_back(windowed);
+    for (const attention_problem& p : cases) {
+        CAPTURE(p.requests.size());
+        const attn::attention_plan plan = attn::fa3::plan(p, g);
+        const synperf::work::kernel_launch& k = plan.kernels[0];
+        REQUIRE(k.dispatch == synperf::work::dispatch_kind::persistent_longest_first);
+        REQUIRE(k.persistent_ctas == g.sm_count);
+        CHECK(plan.variant == "fa3_sm90_persistent_lpt");
+        REQUIRE(k.tasks.size() > 1);  // causal: several iteration counts
+
+        const synperf::scheduler::schedule_result s = synperf::scheduler::schedule_launch(k, g, true);
+        const greedy_result b = brute_force_lpt(k.tasks, g, k.persistent_ctas);
+        CHECK(s.makespan_cycles == doctest::Approx(*std::max_element(b.cycles.begin(), b.cycles.end())).epsilon(1e-9));
+        REQUIRE(s.per_sm.size() == b.loads.size());
+        for (auto field : {&task_work::tensor_flop, &task_work::l2_bytes, &task_work::xu_ops, &task_work::dram_bytes}) {
+            const auto got = sorted_field(s.per_sm, field), want = sorted_field(b.loads, field);
+            for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == doctest::Approx(want[i]).epsilon(1e-9));
+        }
+    }
+}
+
+TEST_CASE("flashinfer KV-chunk binary search matches a hand-worked case") {
+    // H100: max_batch_size_if_split = (2 x 132) / h_k = 264 / 8 = 33. Two requests (ragged KV, 1-token
+    // pages): packed q 256 and 64 rows, KV 4096 and 1000 tokens, CTA_TILE_Q 128, min chunk 128.
+    // CTAs(c) = ceil(256/128) ceil(4096/c) + ceil(64/128) ceil(1000/c) = 2 ceil(4096/c) + ceil(1000/c).
+    // Search low = 128, high = 4096:
+    //   mid 2112 -> 2*2 + 1 = 5 <= 33, high 2112;  mid 1120 -> 2*4 + 1 = 9, high 1120;
+    //   mid 624 -> 2*7 + 2 = 16, high 624;         mid 376 -> 2*11 + 3 = 25, high 376;
+    //   mid 252 -> 2*17 + 4 = 38 > 33, low 253;    mid 314 -> 2*14 + 4 = 32, high 314;
+    //   mid 283 -> 2*15 + 4 = 34, low 284;         mid 299 -> 2*14 + 4 = 32, high 299;
+    //   mid 291 -> 2*15 + 4 = 34, low 292;         mid 295 -> 32, high 295;
+    //   mid 293 -> 2*14 + 4 = 32, high 293;        mid 292 -> 2*15 + 4 = 34, low 293.
+    // Chunk 293 tokens (< 4096: split), 32 CTAs per KV head.
+    const std::vector<attn::kv_chunk_request> reqs{{256, 4096, 1}, {64, 1000, 1}};
+    const attn::kv_chunk_choice c = attn::flashinfer_kv_chunk_size(reqs, (2 * 132) / 8, 128, 128);
+    CHECK(c.chunk == 293);
+    CHECK(c.split);
+    CHECK(c.new_batch_size == 32);
+
+    // Counts multiply: 3 requests alike need 3x the CTAs, so the chunk grows.
+    const std::vector<attn::kv_chunk_request> three{{128, 1024, 3}};  // 3 ceil(1024/c) <= 33 -> c = 94 -> min 128
+    const attn::kv_chunk_choice c3 = attn::flashinfer_kv_chunk_size(three, 33, 128, 128);
+    CHECK(c3.chunk == 128);
+    CHECK(c3.new_batch_size == 24);
+    // Nothing to split: one request whose KV is no longer than the minimum chunk.
+    const std::vector<attn::kv_chunk_request> tiny{{128, 100, 1}};
+    CHECK_FALSE(attn::flashinfer_kv_chunk_size(tiny, 33, 128, 128).split);
+
+    // The plan uses the same search: A100 (108 SMs), 8 KV heads -> 27 CTAs per KV head at most.
+    attention_problem p = prefill(1, 1, 1, 32, 8, 128, true);
+    p.requests = attn::ragged_batch({64, 16}, {4096, 1000});  // packed rows 256 and 64
+    const attn::attention_plan plan = attn::flashinfer::plan(p, a100);
+    const std::vector<attn::kv_chunk_request> same{{256, 4096, 1}, {64, 1000, 1}};
+    const attn::kv_chunk_choice want = attn::flashinfer_kv_chunk_size(same, (2 * 108) / 8, plan.tile_q, 128);
+    REQUIRE(want.split);
+    std::int64_t ctas = 0;
+    for (const auto& t : plan.kernels[0].tasks) ctas += t.count;
+    CHECK(ctas == want.new_batch_size * 8);
+    REQUIRE(plan.kernels.size() == 2);  // + merge states
+    CHECK(plan.kernels[1].name == "PersistentVariableLengthMergeStatesKernel");
+}
+
+TEST_CASE("causal prefill does about half the MMA work of non-causal for long prompts") {
+    const auto ratio = [](auto kernel, const gpu_numbers& g) {
+        const attention_problem c = prefill(1, 16384, 16384, 32, 8, 128, true);
+        const attention_problem n = prefill(1, 16384, 16384, 32, 8, 128, false);
+        return total(decltype(kernel)::plan(c, g).kernels[0], &task_work::tensor_flop) /
+               total(decltype(kernel)::plan(n, g).kernels[0], &task_work::tensor_flop);
+    };
+    for (const double r : {ratio(attn::fa3{}, h100), ratio(attn::fa3{}, a100), ratio(attn::fa2{}, a100),
+                           ratio(attn::fa2{}, l40s), ratio(attn::flashinfer{}, a100), ratio(attn::flashinfer{}, h100)}) {
+        CHECK(r > 0.48);
+        CHECK(r < 0.53);
+    }
+}
+
+TEST_CASE("GQA with 8 query heads per KV head moves 8x fewer K/V bytes than MHA") {
+    const attention_problem mha = decode(64, 8192, 32, 32, 128);
+    const attention_problem gqa = decode(64, 8192, 32, 4, 128);
+    const auto check = [&](auto kernel, const gpu_numbers& g, bool packs) {
+        using K = decltype(kernel);
+        const attn::attention_plan a = K::plan(mha, g), b = K::plan(gqa, g);
+        CHECK(a.kv_footprint_bytes == doctest::Approx(8.0 * b.kv_footprint_bytes));
+        // Compulsory DRAM + L2 bytes = Q + K + V + O: the difference is exactly 7/8 of the MHA K/V.
+        const task_work& ca = *a.kernels[0].compulsory;
+        const task_work& cb = *b.kernels[0].compulsory;
+        CHECK((ca.dram_bytes + ca.l2_bytes) - (cb.dram_bytes + cb.l2_bytes) ==
+              doctest::Approx(a.kv_footprint_bytes * 7.0 / 8.0));
+        // DRAM shares of the tasks add up to the compulsory DRAM bytes.
+        CHECK(total(a.kernels[0], &task_work::dram_bytes) == doctest::Approx(ca.dram_bytes));
+        CHECK(total(b.kernels[0], &task_work::dram_bytes) == doctest::Approx(cb.dram_bytes));
+        if (packs) {
+            // A kernel that packs the g query heads reads each KV head once: about 8x less through L2.
+            const double r = total(a.kernels[0], &task_work::l2_bytes) / total(b.kernels[0], &task_work::l2_bytes);
+            CHECK(r > 7.0);
+            CHECK(r < 9.0);
+        }
+    };
+    check(attn::fa3{}, h100, true);
+    check(attn::fa3{}, a100, true);
+    check(attn::fa2{}, a100, true);  // decode swaps the query heads into M
+    check(attn::flashinfer{}, h100, true);
+    check(attn::flashinfer{}, l40s, true);
+}
+
+TEST_CASE("compulsory tensor flop is 2 (d + dv) x attended pairs x heads for every kernel") {
+    std::vector<attention_problem> ps;
+    ps.push_back(prefill(3, 1000, 1000, 16, 4, 128));
+    ps.push_back(prefill(2, 300, 5000, 8, 8, 64));  // prefix
+    ps.push_back(prefill(1, 4096, 4096, 32, 8, 128, false));
+    attention_problem w = prefill(2, 3000, 3000, 8, 2, 128);
+    w.window = 1024;
+    ps.push_back(w);
+    attention_problem r = prefill(1, 1, 1, 8, 1, 128);
+    r.requests = attn::ragged_batch({100, 2000, 17}, {100, 2500, 4000});
+    ps.push_back(r);
+    ps.push_back(decode(100, 3000, 32, 8, 128));
+    ps.push_back(decode(7, 100000, 64, 8, 128));
+    ps.push_back(decode(32, 4000, 16, 4, 128));
+    for (const attention_problem& p : ps) {
+        const double want = 2.0 * (p.head_dim + p.dv()) * p.attended_pairs() * p.heads;
+        const auto check = [&](auto kernel, const gpu_numbers& g) {
+            using K = decltype(kernel);
+            if (!K::supports(p, g)) return;
+            const attn::attention_plan plan = K::plan(p, g);
+            REQUIRE(plan.kernels[0].compulsory.has_value());
+            CHECK(plan.kernels[0].compulsory->tensor_flop == doctest::Approx(want));
+            CHECK(plan.kernels[0].compulsory->xu_ops == doctest::Approx(p.attended_pairs() * p.heads));
+            // The tiles cover at least the useful work (padding and block granularity only add).
+            const auto& main = plan.kernels[0];
+            const double mma = main.tasks.front().work.tensor_flop > 0 ? total(main, &task_work::tensor_flop)
+                                                                       : 2.0 * total(main, &task_work::fma_ops);
+            CHECK(mma >= want * 0.999);
+            CHECK(plan.attention_kernels == plan.kernels.size());
+        };
+        for (const gpu_numbers& g : {h100, a100, l40s}) {
+            check(attn::fa3{}, g);
+            check(attn::fa2{}, g);
+            check(attn::flashinfer{}, g);
+        }
+    }
+}
+
+TEST_CASE("tile choices follow the sources") {
+    using attn::fa3_detail::tile_sm90;
+    // hopper/tile_size.h, 16-bit (KERNELS.md §2.2): d <= 64 192x192 (causal 192x128), 96: 192x144,
+    // 128: 128x176 (causal 128x128), 192: 128x128 (dv > 128: 128x112), 256: 128x80.
+    CHECK(tile_sm90(64, 64, false, false, 2, false).n == 192);
+    CHECK(tile_sm90(64, 64, true, false, 2, false).n == 128);
+    CHECK(tile_sm90(96, 96, false, false, 2, false).n == 144);
+    CHECK(tile_sm90(128, 128, false, false, 2, false).m == 128);
+    CHECK(tile_sm90(128, 128, false, false, 2, false).n == 176);
+    CHECK(tile_sm90(128, 128, true, false, 2, false).n == 128);
+    CHECK(tile_sm90(192, 192, false, false, 2, false).n == 112);
+    CHECK(tile_sm90(192, 128, false, false, 2, false).n == 128);
+    CHECK(tile_sm90(256, 256, false, false, 2, false).n == 80);
+    // FP8: d <= 64 192x160, 96: 192x128, 128: 128x224, 192: 128x160, 256: 128x128.
+    CHECK(tile_sm90(64, 64, false, false, 1, false).n == 160);
+    CHECK(tile_sm90(128, 128, false, false, 1, false).n == 224);
+    CHECK(tile_sm90(256, 256, false, false, 1, false).n == 128);
+
+    // FA3 on H100 with a 64-token page table: not a multiple of the KV tile -> paged non-TMA tiles.
+    attention_problem p = prefill(2, 2048, 2048, 32, 8, 128, false);
+    const attn::fa3_config c = attn::fa3::configure(p, h100);
+    CHECK(c.sm90);
+    CHECK_FALSE(c.paged_tma);
+    CHECK(c.tile.m == 128);
+    CHECK(c.tile.n == 128);
+    CHECK(c.threads == 384);
+    CHECK(c.pack_gqa);
+    p.page_size = 176 * 2;  // now TMA loads the pages: non-causal 128x176
+    CHECK(attn::fa3::configure(p, h100).tile.n == 176);
+    attention_problem p64 = prefill(2, 2048, 2048, 32, 8, 64, true);
+    CHECK(attn::fa3::configure(p64, h100).tile.m == 192);
+    CHECK(attn::fa3::configure(p64, h100).threads == 512);
+    // FA3 Sm80 path (tile_size_fwd_sm8x): A100 d=128 128x64 4 warps; L40S (sm_89) 128x128 8 warps.
+    const attn::fa3_config ca = attn::fa3::configure(prefill(2, 2048, 2048, 32, 8, 128), a100);
+    CHECK_FALSE(ca.sm90);
+    CHECK(ca.tile.n == 64);
+    CHECK(ca.threads == 128);
+    const attn::fa3_config cl = attn::fa3::configure(prefill(2, 2048, 2048, 32, 8, 128), l40s);
+    CHECK(cl.tile.n == 128);
+    CHECK(cl.threads == 256);
+
+    // FA2 (KERNELS.md §2.1): d=128 sm80 128x64; sm8x causal 64x64, non-causal 128x32; d=256 A100 128x64
+    // x 8 warps, H100 64x64; d=96 sm8x causal 64x64.
+    const auto fa2_tile = [](const attention_problem& q, const gpu_numbers& g) {
+        const attn::attention_plan pl = attn::fa2::plan(q, g);
+        return std::pair{pl.tile_q, pl.tile_kv};
+    };
+    CHECK(fa2_tile(prefill(1, 1024, 1024, 8, 8, 128), a100) == std::pair{128, 64});
+    CHECK(fa2_tile(prefill(1, 1024, 1024, 8, 8, 128, true), l40s) == std::pair{64, 64});
+    CHECK(fa2_tile(prefill(1, 1024, 1024, 8, 8, 128, false), l40s) == std::pair{128, 32});
+    CHECK(fa2_tile(prefill(1, 1024, 1024, 8, 8, 256), a100) == std::pair{128, 64});
+    CHECK(attn::fa2::plan(prefill(1, 1024, 1024, 8, 8, 256), a100).kernels[0].launch.threads_per_cta == 256);
+    CHECK(fa2_tile(prefill(1, 1024, 1024, 8, 8, 256), h100) == std::pair{64, 64});
+    CHECK(fa2_tile(prefill(1, 1024, 1024, 8, 8, 96, true), l40s) == std::pair{64, 64});
+    // FA2 decode: split-KV kernel, kBlockM 64, kBlockN 128 (d = 128) when split.
+    const attn::attention_plan fd = attn::fa2::plan(decode(4, 8192, 32, 8, 128), a100);
+    CHECK(fd.tile_q == 64);
+    CHECK(fd.splits > 1);
+    CHECK(fd.tile_kv == 128);
+    CHECK(fd.kernels.size() == 2);
+
+    // FlashInfer: long prompts -> CTA_TILE_Q 128; average packed length 40 -> 64; decode with g = 8 ->
+    // tensor-core prefill kernel with packed length 8 -> 16; g = 4 -> CUDA-core decode.
+    CHECK(attn::flashinfer::plan(prefill(1, 2048, 2048, 32, 8, 128), a100).tile_q == 128);
+    CHECK(attn::flashinfer::plan(prefill(4, 10, 500, 32, 8, 128), a100).tile_q == 64);
+    const attn::attention_plan tc = attn::flashinfer::plan(decode(16, 2048, 64, 8, 128), a100);
+    CHECK(tc.variant == "flashinfer_decode_tensor_cores");
+    CHECK(tc.tile_q == 16);
+    const attn::attention_plan cc = attn::flashinfer::plan(decode(16, 2048, 32, 8, 128), a100);
+    CHECK(cc.variant == "flashinfer_decode");
+    CHECK(cc.kernels[0].launch.threads_per_cta == 128);  // bdx 16 x bdy 4 x bdz 2
+    // SM90 prefill plan: 128-row tiles (192 for dv = 64), SMs persistent CTAs, longest first.
+    const attn::attention_plan s90 = attn::flashinfer::plan(prefill(2, 4096, 4096, 32, 8, 128), h100);
+    CHECK(s90.variant == "flashinfer_sm90_prefill");
+    CHECK(s90.tile_q == 128);
+    CHECK(s90.kernels[0].persistent_ctas == 132);
+    CHECK(s90.kernels[0].dispatch == synperf::work::dispatch_kind::persistent_longest_first);
+    CHECK(attn::flashinfer::plan(prefill(2, 4096, 4096, 32, 8, 64), h100).tile_q == 192);
+}
+
+TEST_CASE("task classes do not grow with the batch, and a uniform batch is one class per query block") {
+    const attention_problem small = prefill(2, 8192, 8192, 96, 8, 128);
+    const attention_problem big = prefill(2048, 8192, 8192, 96, 8, 128);
+    for (const gpu_numbers& g : {h100, a100}) {
+        CHECK(attn::fa3::plan(small, g).kernels[0].tasks.size() == attn::fa3::plan(big, g).kernels[0].tasks.size());
+        CHECK(attn::fa2::plan(small, g).kernels[0].tasks.size() == attn::fa2::plan(big, g).kernels[0].tasks.size());
+    }
+    // Counts carry the batch: FA2 has one CTA per (m-block, request, head).
+    const attn::attention_plan pl = attn::fa2::plan(big, a100);
+    std::int64_t ctas = 0;
+    for (const auto& t : pl.kernels[0].tasks) ctas += t.count;
+    CHECK(ctas == (8192 / pl.tile_q) * 2048 * 96);
+}
+
+TEST_CASE("supports() is false where the implementation has no kernel") {
+    const attention_problem p = prefill(1, 1024, 1024, 32, 8, 128);
+    CHECK(attn::fa3::supports(p, h100));
+    CHECK(attn::fa3::supports(p, a100));
+    CHECK_FALSE(attn::fa3::supports(p, b200));  // no sm_100 path in FA3
+    CHECK_THROWS_AS((void)attn::fa3::plan(p, b200), synperf::invalid_argument);
+    attention_problem fp8 = p;
+    fp8.kv_type = attn::kv_dtype::fp8;
+    fp8.fp8_compute = true;
+    CHECK(attn::fa3::supports(fp8, h100));
+    CHECK_FALSE(attn::fa3::supports(fp8, a100));  // FP8 only on the sm_90 kernel
+    CHECK_FALSE(attn::fa2::supports(fp8, a100));
+    CHECK_FALSE(attn::flashinfer::supports(fp8, h100));
+    attention_problem fp8_kv = p;
+    fp8_kv.kv_type = attn::kv_dtype::fp8;
+    CHECK_FALSE(attn::fa2::supports(fp8_kv, a100));
+    CHECK(attn::flashinfer::supports(fp8_kv, a100));  // FlashInfer converts an FP8 cache
+    attention_problem d96 = p;
+    d96.head_dim = 96;
+    CHECK(attn::fa3::supports(d96, h100));
+    CHECK(attn::fa2::supports(d96, a100));
+    CHECK_FALSE(attn::flashinfer::supports(d96, a100));  // head dims 64, 128, 256
+    attention_problem d512 = p;
+    d512.head_dim = 512;
+    CHECK_FALSE(attn::fa3::supports(d512, h100));
+    CHECK_FALSE(attn::fa2::supports(d512, a100));
+    CHECK(attn::fa2::supports(p, synperf::test::sm80_like()));
+}
