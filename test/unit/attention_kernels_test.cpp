@@ -363,3 +363,48 @@ TEST_CASE("supports() is false where the implementation has no kernel") {
     CHECK_FALSE(attn::fa2::supports(d512, a100));
     CHECK(attn::fa2::supports(p, synperf::test::sm80_like()));
 }
+
+TEST_CASE("fa3 decode: static split bound, per-request dynamic splits and the combine kernel") {
+    // H100 (132 SMs), 4 requests x 65536 KV, 32 heads over 8 KV heads, d = 128, page 64 (paged non-TMA):
+    // tile 128x128, PackGQA -> one m-block (4 packed rows) per KV head. Static bound (heuristics.h, batch 1
+    // for varlen): 8 m-blocks < 0.8 x 132, 512 n-blocks; efficiency w / ceil(w), w = 8s / 132, is 1 at
+    // s = 33 (2 full waves); the first s with >= 0.85 is 15 (120/132 = 0.909; 14 gives 0.848). Dynamic
+    // (flash_prepare_scheduler.cu): blocks 4 x 1 x 512 = 2048, per SM ceil(2048 x 1.1 x 8 / 132) = 137,
+    // splits ceil(512 / 137) = 4 <= 15.
+    const attention_problem p = decode(4, 65536, 32, 8, 128);
+    const attn::fa3_config c = attn::fa3::configure(p, h100);
+    CHECK(c.splits == 15);
+    const attn::attention_plan plan = attn::fa3::plan(p, h100);
+    CHECK(plan.splits == 4);
+    CHECK(plan.pack_gqa);
+    REQUIRE(plan.kernels.size() == 2);
+    CHECK(plan.attention_kernels == 2);
+    REQUIRE(plan.kernels[0].tasks.size() == 1);  // every split visits 128 blocks
+    CHECK(plan.kernels[0].tasks[0].count == 4 * 8 * 4);
+    CHECK(plan.kernels[0].tasks[0].work.tensor_flop == doctest::Approx(2.0 * 128 * (128 * 128) * 256));
+    // Combine: 8 rows x 128 columns per CTA over 4 x 32 (token, head) rows -> 16 CTAs.
+    std::int64_t ctas = 0;
+    for (const auto& t : plan.kernels[1].tasks) ctas += t.count;
+    CHECK(ctas == 16);
+    CHECK(plan.kernels[1].compulsory->tensor_flop == 0);
+
+    // Past 992 requests the prepare kernel gives every request one split; the combine still launches and
+    // its CTAs return at once.
+    const attn::attention_plan many = attn::fa3::plan(decode(1000, 65536, 32, 8, 128), h100);
+    CHECK(many.splits == 1);
+    REQUIRE(many.kernels.size() == 2);
+    CHECK(total(many.kernels[1], &task_work::l2_bytes) == 0);
+}
+
+TEST_CASE("fa2 varlen grid: CTAs past a short request's rows exit without work") {
+    attention_problem p = prefill(1, 1, 1, 4, 4, 128);
+    p.requests = attn::ragged_batch({1024, 128}, {1024, 128});
+    const attn::attention_plan plan = attn::fa2::plan(p, a100);  // 128x64 tiles: 8 m-blocks for the longest
+    std::int64_t ctas = 0, empty = 0;
+    for (const auto& t : plan.kernels[0].tasks) {
+        ctas += t.count;
+        if (t.work.tensor_flop == 0) empty += t.count;
+    }
+    CHECK(ctas == 8 * 2 * 4);
+    CHECK(empty == 7 * 4);
+}

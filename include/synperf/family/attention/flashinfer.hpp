@@ -282,7 +282,9 @@ private:
         out.variant = variant;
         out.tile_q = tq;
         out.tile_kv = k.tile_kv;
-        out.splits = chunk.split ? int(ceil_div(reqs.empty() ? 1 : std::max_element(reqs.begin(), reqs.end(), [](const auto& a, const auto& b) { return a.kv_len < b.kv_len; })->kv_len, chunk.chunk)) : 1;
+        std::int64_t max_chunks = 1;
+        for (const auto& [chunks, rows] : merge_units) max_chunks = std::max(max_chunks, chunks);
+        out.splits = int(max_chunks);
         out.pack_gqa = group > 1;
         work::kernel_launch main;
         main.name = std::string("BatchPrefillWithKVCacheKernel_") + std::to_string(tq) + "x" + std::to_string(k.tile_kv) +
