@@ -553,7 +553,7 @@ TEST_CASE("hardware_round_robin: bulk placement is within 1 % of the event simul
     }
 }
 
-TEST_CASE("min_heap_persistent: longest first places whole rounds exactly as unit-by-unit LPT") {
+TEST_CASE("min_heap_persistent: longest first places large classes exactly as unit-by-unit LPT") {
     std::mt19937_64 rng(5);
     for (int trial = 0; trial < 20; ++trial) {
         const int sms = 1 + static_cast<int>(rng() % 5);

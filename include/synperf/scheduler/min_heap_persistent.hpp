@@ -2,6 +2,7 @@
 #pragma once
 /// \file Software scheduler of persistent kernels: a fixed grid of CTAs pulls work units.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <numeric>
@@ -118,37 +119,41 @@ namespace detail {
         std::vector<slot> heap;
         heap.reserve(static_cast<std::size_t>(ctas));
         for (std::int64_t c = 0; c < ctas; ++c) heap.emplace_back(0.0, c);  // already a valid min-heap
-        // While every CTA's load is within one unit's cost of every other's, G equal units go one to each CTA
-        // (the least-loaded takes one and becomes the most loaded): whole rounds are placed at once, exactly.
-        const auto spread_below = [&](double c) {
-            double hi = heap.front().first;
-            for (const slot& s : heap) hi = std::max(hi, s.first);
-            return hi - heap.front().first < c;
-        };
-        for (const std::size_t k : order) {
-            std::int64_t left = tasks[k].count;
-            std::int64_t since_check = ctas;  // check the spread at most once per G units
-            while (left > 0) {
-                if (left >= ctas && since_check >= ctas) {
-                    since_check = 0;
-                    if (spread_below(p.cost[k])) {
-                        const std::int64_t rounds = left / ctas;
-                        for (std::int64_t s = 0; s < sms && s < ctas; ++s) {
-                            const std::int64_t hosted = ctas / sms + (s < ctas % sms ? 1 : 0);
-                            add(s, k, rounds * hosted);
-                        }
-                        for (slot& s : heap) s.first += static_cast<double>(rounds) * p.cost[k];
-                        left -= rounds * ctas;
-                        continue;
-                    }
+        // Greedy placement of n equal units of cost c takes the n smallest of the levels L_i + j c (j >= 0) of
+        // all CTAs, ties to the lowest CTA. Every level below T0 = min L + m c with m = floor(n / G) - 2 is
+        // among them (there are at most G (m + 1) <= n - G such levels), so those are placed at once and
+        // the >= G units left go one by one: exact, and O(G) per class instead of O(n log G).
+        const auto place_class = [&](std::size_t k, std::int64_t n) {
+            const double c = p.cost[k];
+            if (c == 0) {  // the least-loaded CTA stays least loaded: it takes them all
+                add(heap.front().second, k, n);
+                return;
+            }
+            if (const std::int64_t m = n / ctas - 2; m >= 1) {
+                const double floor_level = heap.front().first + static_cast<double>(m) * c;
+                for (slot& s : heap) {
+                    if (s.first >= floor_level) continue;
+                    const auto units = static_cast<std::int64_t>(std::ceil((floor_level - s.first) / c));
+                    add(s.second, k, units);
+                    s.first += static_cast<double>(units) * c;
+                    n -= units;
                 }
+                std::make_heap(heap.begin(), heap.end(), std::greater<>{});
+            }
+            for (; n > 0; --n) {
                 std::pop_heap(heap.begin(), heap.end(), std::greater<>{});
-                heap.back().first += p.cost[k];
+                heap.back().first += c;
                 add(heap.back().second, k, 1);
                 std::push_heap(heap.begin(), heap.end(), std::greater<>{});
-                --left;
-                ++since_check;
             }
+        };
+        // Adjacent classes (in cost order) with identical work are interchangeable units: one class.
+        for (std::size_t i = 0; i < order.size();) {
+            std::int64_t n = tasks[order[i]].count;
+            std::size_t j = i + 1;
+            while (j < order.size() && same_work(tasks[order[j]].work, tasks[order[i]].work)) n += tasks[order[j++]].count;
+            if (n > 0) place_class(order[i], n);
+            i = j;
         }
     }
     finish_from_loads(r, loads, cycles, counts, p, o.per_sm_loads);
