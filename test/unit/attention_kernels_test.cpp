@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <numeric>
@@ -11,10 +12,12 @@
 #include "synperf/family/attention/fa2.hpp"
 #include "synperf/family/attention/fa3.hpp"
 #include "synperf/family/attention/flashinfer.hpp"
+#include "synperf/hw/a10.hpp"
 #include "synperf/hw/a100_sxm.hpp"
 #include "synperf/hw/b200_sxm.hpp"
 #include "synperf/hw/h100_sxm.hpp"
 #include "synperf/hw/l40s.hpp"
+#include "synperf/hw/rtx_5090.hpp"
 #include "synperf/scheduler/run.hpp"
 #include "synperf/work/task.hpp"
 #include "test_gpus.hpp"
@@ -84,6 +87,8 @@ std::vector<double> sorted_field(const std::vector<task_work>& v, double task_wo
     std::sort(out.begin(), out.end());
     return out;
 }
+
+bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); }
 
 }  // namespace
 
@@ -407,4 +412,50 @@ TEST_CASE("fa2 varlen grid: CTAs past a short request's rows exit without work")
     }
     CHECK(ctas == 8 * 2 * 4);
     CHECK(empty == 7 * 4);
+}
+
+TEST_CASE("every supported plan fits its GPU and schedules, with DRAM shares adding up") {
+    const gpu_numbers gpus[] = {h100, a100, l40s, b200, synperf::hw::a10::numbers, synperf::hw::rtx_5090::numbers};
+    int planned = 0;
+    for (const gpu_numbers& g : gpus) {
+        for (int d : {64, 96, 128, 192, 256}) {
+            for (bool causal : {true, false}) {
+                for (int kv_heads : {1, 8, 32}) {
+                    for (std::int64_t window : {std::int64_t{0}, std::int64_t{1000}}) {
+                        std::vector<attention_problem> ps{prefill(3, 777, 2500, 32, kv_heads, d, causal),
+                                                          decode(50, 3000, 32, kv_heads, d)};
+                        attention_problem ragged = prefill(1, 1, 1, 32, kv_heads, d, causal);
+                        ragged.requests = attn::ragged_batch({1, 900, 4000}, {5000, 900, 4000});
+                        ps.push_back(ragged);
+                        for (attention_problem& p : ps) {
+                            p.window = window;
+                            const auto run = [&](auto kernel) {
+                                using K = decltype(kernel);
+                                if (!K::supports(p, g)) return;
+                                const attn::attention_plan plan = K::plan(p, g);
+                                ++planned;
+                                REQUIRE(plan.attention_kernels == plan.kernels.size());
+                                CHECK(plan.tile_q > 0);
+                                CHECK(plan.tile_kv > 0);
+                                CHECK(plan.splits >= 1);
+                                for (const auto& k : plan.kernels) {
+                                    CAPTURE(k.name);
+                                    REQUIRE(k.compulsory.has_value());
+                                    const auto s = synperf::scheduler::schedule_launch(k, g);
+                                    CHECK(s.makespan_cycles >= 0);
+                                }
+                                const auto& main = plan.kernels[0];
+                                CHECK(near(total(main, &task_work::dram_bytes), main.compulsory->dram_bytes));
+                                CHECK(main.compulsory->tensor_flop > 0);
+                            };
+                            run(attn::fa3{});
+                            run(attn::fa2{});
+                            run(attn::flashinfer{});
+                        }
+                    }
+                }
+            }
+        }
+    }
+    CHECK(planned > 300);
 }
