@@ -42,22 +42,29 @@ int split_rank(data::split s) {
     return 5;
 }
 
-void run_eval(const family_tool& fam, const eval_cli_options& o) {
-    const std::string weights = o.weights.empty() ? model_path(fam.name, true).string() : o.weights;
+struct group {
+    data::split label;
+    std::vector<double> measured, ours, roofline, linear;
+    std::set<std::string> kernels;
+    std::size_t above_one = 0, flagged = 0;
+};
+
+/// Evaluates one protocol fold: its weights, a linear baseline fitted on the fold's training rows, and every
+/// row the fold evaluates, into `groups` (and the dump file).
+void evaluate_fold(const family_tool& fam, const protocol_fold& fold, const std::string& weights,
+                   const std::vector<sample>& samples, std::map<std::pair<std::string, std::string>, group>& groups,
+                   std::FILE* dump) {
     const mlp::network net = mlp::load_mlp(weights);
     std::vector<std::string_view> names(fam.feature_names.begin(), fam.feature_names.end());
     mlp::check_compatible(net, fam.name, std::span<const std::string_view>(names), weights);
     const mlp::compiled_network model(net);
-    const auto dir = require_data_dir(o.data);
-    const data::protocol proto = fam.protocol();
-    std::vector<std::string> notes;
-    const std::vector<sample> samples = fam.load(dir, proto, notes);
     const std::size_t levels = fam.framework_levels.size(), width = fam.feature_names.size() + levels;
 
-    // Linear baseline: least squares of log latency on the model's inputs, fitted on the same training rows.
+    // Linear baseline: least squares of log latency on the model's inputs, fitted on the fold's training rows.
     std::vector<const sample*> fit_rows;
     for (const auto& s : samples)
-        if (s.label == data::split::seen && s.part == data::seen_part::train) fit_rows.push_back(&s);
+        if (fold.fits_on(s) && s.part == data::seen_part::train) fit_rows.push_back(&s);
+    if (fit_rows.empty()) throw invalid_argument("synperf: eval " + fam.name + ": no training rows for the linear baseline");
     xt::xtensor<double, 2> x = xt::xtensor<double, 2>::from_shape({fit_rows.size(), width});
     xt::xtensor<double, 1> y = xt::xtensor<double, 1>::from_shape({fit_rows.size()});
     for (std::size_t r = 0; r < fit_rows.size(); ++r) {
@@ -66,25 +73,11 @@ void run_eval(const family_tool& fam, const eval_cli_options& o) {
     }
     const train::linear_model linear = train::fit_linear(x, y);
 
-    struct group {
-        data::split label;
-        std::vector<double> measured, ours, roofline, linear;
-        std::set<std::string> kernels;
-        std::size_t above_one = 0, flagged = 0;
-    };
-    std::map<std::pair<std::string, std::string>, group> groups;
     std::vector<double> in(width);
-    std::FILE* dump = o.dump.empty() ? nullptr : std::fopen(o.dump.c_str(), "w");
-    if (!o.dump.empty() && dump == nullptr) throw invalid_argument("synperf: cannot write --dump file " + o.dump);
-    if (dump != nullptr) {
-        fmt::print(dump, "gpu,framework,kernel,split,measured_us,predicted_us,theoretical_us");
-        for (const auto& f : fam.feature_names) fmt::print(dump, ",{}", f);
-        fmt::print(dump, "\n");
-    }
     for (const auto& s : samples) {
-        if (s.label == data::split::seen && s.part != data::seen_part::test) continue;
+        if (!fold.evaluates(s)) continue;
         auto& gr = groups[{s.gpu, s.framework}];
-        gr.label = s.label;
+        gr.label = fold.held_out_gpu.empty() ? s.label : data::split::loo;
         gr.kernels.insert(s.kernel);
         const std::array<std::size_t, 1> level{s.level};
         const double eff = model.evaluate(std::span<const double>(s.features), std::span<const std::size_t>(level));
@@ -94,15 +87,36 @@ void run_eval(const family_tool& fam, const eval_cli_options& o) {
         gr.roofline.push_back(s.roofline_us);
         gr.linear.push_back(std::exp(linear.predict_log(std::span<const double>(in))));
         if (s.efficiency() > 1.0) ++gr.above_one;
-        if (fam.flag && s.label != data::split::seen && fam.flag(s)) ++gr.flagged;
+        if (fam.flag && gr.label != data::split::seen && fam.flag(s)) ++gr.flagged;
         if (dump != nullptr) {
-            fmt::print(dump, "{},{},{},{},{},{},{}", s.gpu, s.framework, s.kernel, data::to_string(s.label), s.latency_us,
+            fmt::print(dump, "{},{},{},{},{},{},{}", s.gpu, s.framework, s.kernel, data::to_string(gr.label), s.latency_us,
                        gr.ours.back(), s.theoretical_us);
             for (double f : s.features) fmt::print(dump, ",{:.6g}", f);
             fmt::print(dump, "\n");
         }
     }
+}
+
+void run_eval(const family_tool& fam, const eval_cli_options& o) {
+    const std::string base = o.weights.empty() ? model_path(fam.name, true).string() : o.weights;
+    const std::vector<protocol_fold> folds = protocol_folds(fam);
+    for (const auto& fold : folds) (void)mlp::load_mlp(fold_path(base, fold));  // a missing or bad file fails before the data is read
+    const auto dir = require_data_dir(o.data);
+    const data::protocol proto = fam.protocol();
+    std::vector<std::string> notes;
+    const std::vector<sample> samples = fam.load(dir, proto, notes);
+
+    std::map<std::pair<std::string, std::string>, group> groups;
+    std::FILE* dump = o.dump.empty() ? nullptr : std::fopen(o.dump.c_str(), "w");
+    if (!o.dump.empty() && dump == nullptr) throw invalid_argument("synperf: cannot write --dump file " + o.dump);
+    if (dump != nullptr) {
+        fmt::print(dump, "gpu,framework,kernel,split,measured_us,predicted_us,theoretical_us");
+        for (const auto& f : fam.feature_names) fmt::print(dump, ",{}", f);
+        fmt::print(dump, "\n");
+    }
+    for (const auto& fold : folds) evaluate_fold(fam, fold, fold_path(base, fold), samples, groups, dump);
     if (dump != nullptr) std::fclose(dump);
+    const std::string weights = folds.size() == 1 ? base : fold_path(base, protocol_fold{".loo-<gpu>", ""});
 
     struct line {
         std::string gpu, framework, kernels;

@@ -48,19 +48,6 @@ family::gemm_dtype parse_dtype(const std::string& s) {
     throw invalid_argument("synperf: gemm: unknown --dtype '" + s + "'; known: bf16, fp16");
 }
 
-/// Features outside the range the model was trained on, by name.
-std::vector<std::string> outside_training_range(const mlp::network& net, const std::vector<double>& x) {
-    std::vector<std::string> out;
-    if (net.feature_min.size() != x.size() || net.feature_max.size() != x.size()) return out;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        const double lo = net.feature_min[i], hi = net.feature_max[i];
-        const double slack = 0.05 * (hi - lo);
-        if (x[i] < lo - slack || x[i] > hi + slack)
-            out.push_back(fmt::format("{} = {:.4g} (trained on {:.4g} .. {:.4g})", net.feature_names[i], x[i], lo, hi));
-    }
-    return out;
-}
-
 nlohmann::json to_json(const gpu::runtime_gpu& g, const family::gemm_problem& p, const std::string& fw,
                        const prediction& r, const family::gemm_config& c, const std::vector<std::string>& warnings) {
     nlohmann::json kernels = nlohmann::json::array();
@@ -132,6 +119,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
 void add_predict_command(CLI::App& app) {
     auto* predict = app.add_subcommand("predict", "predict a kernel's latency");
     predict->require_subcommand(1);
+    add_predict_attention_command(*predict);
     static predict_gemm_options o;
     auto* gemm = predict->add_subcommand("gemm", "bf16/fp16 GEMM as cuBLAS runs it: Y[m,n] = X[m,k] W[n,k]^T");
     o.gpu.add_to(*gemm);

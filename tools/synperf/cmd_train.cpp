@@ -2,6 +2,7 @@
 // `synperf train <family>`: fit the family's efficiency MLP on measured rows and export its weights.
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <string>
@@ -29,13 +30,6 @@ struct train_cli_options {
     std::size_t max_rows = family_default;  // the family's default keeps a full training within minutes; 0 = all
     std::size_t batch = 1024;
 };
-
-/// Rows a weight set trains on: protocol = the train GPUs' train/validation shapes; shipped = every GPU,
-/// the seen-test shapes included, validation by the same shape hash.
-bool trains_on(const sample& s, bool protocol) {
-    if (protocol) return s.label == data::split::seen && s.part != data::seen_part::test;
-    return true;
-}
 
 train::dataset make_dataset(const std::vector<const sample*>& rows, std::size_t width, std::size_t levels) {
     train::dataset d;
@@ -70,23 +64,20 @@ std::vector<const sample*> thin(std::vector<const sample*> rows, std::size_t max
     return out;
 }
 
-void run_train(const family_tool& fam, const train_cli_options& o) {
+/// Trains one weights file on the rows `fits(sample)` accepts; validation = the validation shapes among them.
+void train_one(const family_tool& fam, const train_cli_options& o, const std::vector<sample>& samples,
+               const std::function<bool(const sample&)>& fits, const std::string& kind, const std::string& out) {
     const auto t0 = std::chrono::steady_clock::now();
-    const auto dir = require_data_dir(o.data);
-    const data::protocol proto = fam.protocol();
-    std::vector<std::string> notes;
-    const std::vector<sample> samples = fam.load(dir, proto, notes);
-    for (const auto& n : notes) fmt::print(stderr, "synperf train {}: {}\n", fam.name, n);
     std::vector<const sample*> train_rows, val_rows;
     for (const auto& s : samples) {
-        if (!trains_on(s, o.protocol)) continue;
+        if (!fits(s)) continue;
         (s.part == data::seen_part::validation ? val_rows : train_rows).push_back(&s);
     }
     const std::size_t max_rows = o.max_rows == family_default ? fam.default_max_rows : o.max_rows;
     train_rows = thin(std::move(train_rows), max_rows, o.seed);
     val_rows = thin(std::move(val_rows), max_rows == 0 ? 0 : std::max<std::size_t>(max_rows / 7, 1), o.seed);
-    fmt::print(stderr, "synperf train {} ({} weights): {} rows read from {}, {} train, {} validation\n", fam.name,
-               o.protocol ? "protocol" : "shipped", samples.size(), dir.string(), train_rows.size(), val_rows.size());
+    fmt::print(stderr, "synperf train {} ({} weights): {} rows, {} train, {} validation\n", fam.name, kind, samples.size(),
+               train_rows.size(), val_rows.size());
     if (train_rows.empty() || val_rows.empty())
         throw invalid_argument("synperf: train " + fam.name + ": no training or validation rows");
 
@@ -110,13 +101,30 @@ void run_train(const family_tool& fam, const train_cli_options& o) {
         }
     std::string gpus;
     for (const auto& s : samples)
-        if (trains_on(s, o.protocol) && gpus.find(s.gpu) == std::string::npos) gpus += (gpus.empty() ? "" : ",") + s.gpu;
-    net.meta = (o.protocol ? "protocol" : "shipped") + std::string(" gpus=") + gpus + " " + net.meta + " " + fam.data_credit;
-    const std::string out = o.out.empty() ? model_path(fam.name, o.protocol).string() : o.out;
+        if (fits(s) && gpus.find(s.gpu) == std::string::npos) gpus += (gpus.empty() ? "" : ",") + s.gpu;
+    net.meta = kind + " gpus=" + gpus + " " + net.meta + " " + fam.data_credit;
     mlp::save_mlp(net, out);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     fmt::print(stderr, "wrote {} ({} epochs, best {} with validation loss {:.4f}) in {:.1f} s\n", out, report.epochs_run,
                report.best_epoch, report.best_val_loss, secs);
+}
+
+void run_train(const family_tool& fam, const train_cli_options& o) {
+    const auto dir = require_data_dir(o.data);
+    const data::protocol proto = fam.protocol();
+    std::vector<std::string> notes;
+    const std::vector<sample> samples = fam.load(dir, proto, notes);
+    fmt::print(stderr, "synperf train {}: {} rows read from {}\n", fam.name, samples.size(), dir.string());
+    for (const auto& n : notes) fmt::print(stderr, "synperf train {}: {}\n", fam.name, n);
+    if (!o.protocol) {
+        // Shipped weights: every GPU, the seen-test shapes included, validation by the same shape hash.
+        train_one(fam, o, samples, [](const sample&) { return true; }, "shipped",
+                  o.out.empty() ? model_path(fam.name, false).string() : o.out);
+        return;
+    }
+    const std::string base = o.out.empty() ? model_path(fam.name, true).string() : o.out;
+    for (const protocol_fold& fold : protocol_folds(fam))
+        train_one(fam, o, samples, [&fold](const sample& s) { return fold.fits_on(s); }, "protocol", fold_path(base, fold));
 }
 
 }  // namespace
@@ -129,7 +137,7 @@ void add_train_command(CLI::App& app) {
         auto* sub = train->add_subcommand(fam.name, fam.summary);
         sub->add_option("--data", o.data, "measured-data directory (default: $SYNPERF_DATA or ../shared/data)");
         sub->add_option("--out", o.out, "weights file to write (default: models/" + fam.name + ".mlp, or models/protocol/" +
-                                            fam.name + ".mlp)");
+                                            fam.name + ".mlp" + (fam.leave_one_out ? "; leave-one-out: <stem>.loo-<gpu>.mlp per GPU)" : ")"));
         sub->add_flag("--protocol", o.protocol, "train on the protocol's train GPUs only (the weights `synperf eval` uses)");
         sub->add_option("--epochs", o.epochs, "maximum epochs")->capture_default_str()->check(CLI::Range(1, 400));
         sub->add_option("--seed", o.seed, "random seed")->capture_default_str();

@@ -6,6 +6,9 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/core.h>
+
+#include <synperf/mlp/network.hpp>
 
 #include <synperf/data/data_dir.hpp>
 #include <synperf/error.hpp>
@@ -53,9 +56,23 @@ inline std::filesystem::path model_path(const std::string& family, bool protocol
     return protocol ? source_dir() / "models" / "protocol" / (family + ".mlp") : source_dir() / "models" / (family + ".mlp");
 }
 
+/// Features outside the range the model was trained on, by name.
+inline std::vector<std::string> outside_training_range(const mlp::network& net, const std::vector<double>& x) {
+    std::vector<std::string> out;
+    if (net.feature_min.size() != x.size() || net.feature_max.size() != x.size()) return out;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double lo = net.feature_min[i], hi = net.feature_max[i];
+        const double slack = 0.05 * (hi - lo);
+        if (x[i] < lo - slack || x[i] > hi + slack)
+            out.push_back(fmt::format("{} = {:.4g} (trained on {:.4g} .. {:.4g})", net.feature_names[i], x[i], lo, hi));
+    }
+    return out;
+}
+
 void add_gpus_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
+void add_predict_attention_command(CLI::App& predict);
 
 }  // namespace synperf::cli

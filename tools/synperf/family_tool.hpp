@@ -53,7 +53,39 @@ struct family_tool {
     std::function<bool(const sample&)> flag;
     std::string flag_meaning;  ///< what a flagged row means, printed under the table
     std::size_t default_max_rows = 160000;  ///< training subsample that keeps a full training within minutes
+    /// Leave-one-GPU-out (METHOD.md §2, `loo`): protocol weights are one file per GPU of `protocol().train`,
+    /// models/protocol/<name>.loo-<gpu>.mlp, each trained on the other GPUs and evaluated on that one.
+    bool leave_one_out = false;
 };
+
+/// One train/evaluate pairing of the protocol: which rows a weights file is fitted on and evaluated on.
+struct protocol_fold {
+    std::string weights_suffix;  ///< "" or ".loo-<gpu>"
+    std::string held_out_gpu;    ///< leave-one-out: the GPU left out; empty otherwise
+    [[nodiscard]] bool fits_on(const sample& s) const {
+        if (!held_out_gpu.empty()) return s.gpu != held_out_gpu;
+        return s.label == data::split::seen && s.part != data::seen_part::test;
+    }
+    [[nodiscard]] bool evaluates(const sample& s) const {
+        if (!held_out_gpu.empty()) return s.gpu == held_out_gpu;
+        return !(s.label == data::split::seen && s.part != data::seen_part::test);
+    }
+};
+
+/// The protocol folds of a family: one, or one per GPU when it is evaluated leave-one-GPU-out.
+inline std::vector<protocol_fold> protocol_folds(const family_tool& fam) {
+    if (!fam.leave_one_out) return {protocol_fold{}};
+    std::vector<protocol_fold> out;
+    for (const auto& g : fam.protocol().train) out.push_back({".loo-" + g, g});
+    return out;
+}
+
+/// Weights path of a fold: `base` (models/protocol/<name>.mlp or --out) with the fold's suffix before ".mlp".
+inline std::string fold_path(const std::string& base, const protocol_fold& fold) {
+    if (fold.weights_suffix.empty()) return base;
+    const std::string stem = base.size() > 4 && base.ends_with(".mlp") ? base.substr(0, base.size() - 4) : base;
+    return stem + fold.weights_suffix + ".mlp";
+}
 
 /// Every registered family, in registration order.
 const std::vector<family_tool>& family_tools();

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: Apache-2.0
+// `synperf predict attention`: one prefill or decode attention op of a (possibly ragged) batch.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <synperf/cost/mlp_cost.hpp>
+#include <synperf/family/attention.hpp>
+#include <synperf/mlp/format.hpp>
+#include <synperf/predictor/predictor.hpp>
+#if __has_include(<synperf/models/attention_prefill.hpp>) && __has_include(<synperf/models/attention_decode.hpp>)
+#include <synperf/models/attention_decode.hpp>
+#include <synperf/models/attention_prefill.hpp>
+#define SYNPERF_CLI_HAS_EMBEDDED_ATTENTION 1
+#endif
+
+#include "synperf/common.hpp"
+
+namespace synperf::cli {
+namespace {
+
+namespace at = family::attention;
+
+struct predict_attention_options {
+    gpu_choice gpu;
+    std::string phase = "prefill";
+    std::string framework = "sglang";
+    std::string kernel = "auto";
+    int heads = 0, kv_heads = 0, head_dim = 0, v_head_dim = 0;
+    std::vector<std::int64_t> q_lens, kv_lens;
+    std::int64_t batch = 0, seq = 0, window = 0;
+    int page_size = 64;
+    bool causal = false;
+    std::string kv_dtype = "bf16";
+    bool no_preprocess = false;
+    std::string weights;
+    bool json = false;
+};
+
+std::shared_ptr<const mlp::network> attention_model(at::phase stage, const std::string& weights) {
+    if (!weights.empty()) return std::make_shared<const mlp::network>(mlp::load_mlp(weights));
+    const std::string name = stage == at::phase::prefill ? "attention_prefill" : "attention_decode";
+#ifdef SYNPERF_CLI_HAS_EMBEDDED_ATTENTION
+    const mlp::network& net = stage == at::phase::prefill ? models::attention_prefill() : models::attention_decode();
+    return std::shared_ptr<const mlp::network>(&net, [](const mlp::network*) {});
+#else
+    return std::make_shared<const mlp::network>(mlp::load_mlp(model_path(name, false).string()));
+#endif
+}
+
+at::attention_problem make_problem(const predict_attention_options& o) {
+    at::attention_problem p;
+    if (o.phase == "prefill") p.stage = at::phase::prefill;
+    else if (o.phase == "decode") p.stage = at::phase::decode;
+    else throw invalid_argument("synperf: predict attention: --phase must be prefill or decode, got '" + o.phase + "'");
+    const bool lists = !o.q_lens.empty() || !o.kv_lens.empty();
+    if (lists && (o.batch != 0 || o.seq != 0))
+        throw invalid_argument("synperf: predict attention: give either --q-lens/--kv-lens or --batch/--seq, not both");
+    if (lists) {
+        std::vector<std::int64_t> q = o.q_lens, kv = o.kv_lens;
+        if (p.stage == at::phase::decode && q.empty()) q.assign(kv.size(), 1);
+        if (p.stage == at::phase::prefill && kv.empty()) kv = q;
+        if (q.empty()) throw invalid_argument("synperf: predict attention: --kv-lens needs --q-lens for prefill");
+        p.requests = at::ragged_batch(q, kv);
+    } else {
+        if (o.batch <= 0 || o.seq <= 0)
+            throw invalid_argument("synperf: predict attention: --batch and --seq must be > 0 (got " + std::to_string(o.batch) +
+                                   " and " + std::to_string(o.seq) + "), or give --q-lens/--kv-lens");
+        p.requests = at::uniform_batch(o.batch, p.stage == at::phase::prefill ? o.seq : 1, o.seq);
+    }
+    p.heads = o.heads;
+    p.kv_heads = o.kv_heads == 0 ? o.heads : o.kv_heads;
+    p.head_dim = o.head_dim;
+    p.v_head_dim = o.v_head_dim;
+    p.causal = p.stage == at::phase::prefill && o.causal;
+    p.window = o.window;
+    p.page_size = o.page_size;
+    if (o.kv_dtype == "fp8") p.kv_type = at::kv_dtype::fp8;
+    else if (o.kv_dtype != "bf16") throw invalid_argument("synperf: predict attention: --kv-dtype must be bf16 or fp8, got '" + o.kv_dtype + "'");
+    p.backend = at::parse_framework(o.framework);
+    p.kernel = at::parse_kernel(o.kernel);
+    p.preprocess = !o.no_preprocess;
+    return p;
+}
+
+template <class F>
+void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g, const at::attention_problem& p) {
+    F::validate(p);
+    const at::attention_plan plan = F::plan(p, g.numbers);  // reported below; validated before the model loads
+    auto net = attention_model(p.stage, o.weights);
+    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights);
+    const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
+    const prediction r = pred.predict(p, o.framework);
+    const auto warnings = outside_training_range(*net, r.features);
+    if (o.json) {
+        nlohmann::json kernels = nlohmann::json::array();
+        for (const auto& k : r.kernels)
+            kernels.push_back({{"name", k.name}, {"tasks", k.tasks}, {"waves", k.waves}, {"ctas_per_sm", k.ctas_per_sm},
+                               {"busy_sms", k.busy_sms}, {"theoretical_us", k.theoretical_us}, {"bottleneck", k.bottleneck},
+                               {"imbalance", k.imbalance}});
+        const nlohmann::json out{{"gpu", g.name}, {"family", F::name}, {"framework", o.framework},
+                                 {"implementation", std::string(at::to_string(plan.implementation))}, {"variant", plan.variant},
+                                 {"batch", p.batch()}, {"q_tokens", p.q_tokens()}, {"kv_tokens", p.kv_tokens()},
+                                 {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
+                                 {"bottleneck", r.bottleneck},
+                                 {"tile", {{"q", plan.tile_q}, {"kv", plan.tile_kv}}}, {"splits", plan.splits},
+                                 {"pack_gqa", plan.pack_gqa}, {"kernels", kernels}, {"warnings", warnings}};
+        fmt::print("{}\n", out.dump(2));
+        return;
+    }
+    fmt::print("{} attention on {} ({}), framework {}: {} requests, {} query tokens, {} KV tokens, {}/{} heads, d={}\n",
+               at::to_string(p.stage), g.name, g.display_name, o.framework, p.batch(), p.q_tokens(), p.kv_tokens(), p.heads,
+               p.kv_heads, p.head_dim);
+    fmt::print("  latency      {:.3f} us\n", r.latency_us);
+    fmt::print("  efficiency   {:.3f}\n", r.efficiency);
+    fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
+    fmt::print("  kernel       {} ({}): tile {}x{}, {} KV split(s){}\n", at::to_string(plan.implementation), plan.variant,
+               plan.tile_q, plan.tile_kv, plan.splits, plan.pack_gqa ? ", GQA heads packed" : "");
+    for (const auto& k : r.kernels)
+        fmt::print("  launch       {}: {} tasks, {:.2f} waves, {} CTA/SM, {} SMs busy, imbalance {:.2f}\n", k.name, k.tasks,
+                   k.waves, k.ctas_per_sm, k.busy_sms, k.imbalance);
+    for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+}
+
+void run_predict_attention(const predict_attention_options& o) {
+    const gpu::runtime_gpu g = o.gpu.resolve();
+    const at::attention_problem p = make_problem(o);
+    if (p.stage == at::phase::prefill) predict_with<family::attention_prefill>(o, g, p);
+    else predict_with<family::attention_decode>(o, g, p);
+}
+
+}  // namespace
+
+void add_predict_attention_command(CLI::App& predict) {
+    static predict_attention_options o;
+    auto* cmd = predict.add_subcommand("attention", "prefill or decode attention of a batch of requests over a paged KV cache");
+    o.gpu.add_to(*cmd);
+    cmd->add_option("--phase", o.phase, "prefill or decode")->check(CLI::IsMember({"prefill", "decode"}))->capture_default_str();
+    cmd->add_option("--framework", o.framework, "trtllm, sglang or vllm: whose attention backend runs the op")
+        ->check(CLI::IsMember({"trtllm", "sglang", "vllm"}))
+        ->capture_default_str();
+    cmd->add_option("--kernel", o.kernel, "force an implementation: fa3, fa2, flashinfer, trtllm, triton (default: the framework's)")
+        ->check(CLI::IsMember({"auto", "fa3", "fa2", "flashinfer", "trtllm", "triton"}))
+        ->capture_default_str();
+    cmd->add_option("--heads", o.heads, "query heads (per GPU)")->required();
+    cmd->add_option("--kv-heads", o.kv_heads, "KV heads (default: --heads, i.e. MHA)");
+    cmd->add_option("--head-dim", o.head_dim, "head dimension")->required();
+    cmd->add_option("--v-head-dim", o.v_head_dim, "V head dimension (default: --head-dim)");
+    cmd->add_option("--q-lens", o.q_lens, "query tokens per request, comma separated (prefill)")->delimiter(',');
+    cmd->add_option("--kv-lens", o.kv_lens, "KV tokens per request, comma separated (default for prefill: --q-lens)")->delimiter(',');
+    cmd->add_option("--batch", o.batch, "uniform batch: requests");
+    cmd->add_option("--seq", o.seq, "uniform batch: prompt length (prefill) or KV length (decode)");
+    cmd->add_flag("--causal", o.causal, "causal mask (prefill)");
+    cmd->add_option("--window", o.window, "sliding window in tokens (0: none)")->capture_default_str();
+    cmd->add_option("--kv-dtype", o.kv_dtype, "bf16 or fp8")->check(CLI::IsMember({"bf16", "fp8"}))->capture_default_str();
+    cmd->add_option("--page-size", o.page_size, "paged KV tokens per page")->capture_default_str();
+    cmd->add_flag("--no-preprocess", o.no_preprocess, "leave out the op's pre-processing kernels (RoPE + KV write / KV store)");
+    cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
+    cmd->add_flag("--json", o.json, "print JSON");
+    cmd->final_callback([] { run_predict_attention(o); });
+}
+
+}  // namespace synperf::cli
