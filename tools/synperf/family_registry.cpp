@@ -15,12 +15,14 @@ namespace synperf::cli {
 family_tool gemm_family_tool();
 family_tool attention_prefill_family_tool();
 family_tool attention_decode_family_tool();
+family_tool gemm_fp8_family_tool();
 
 const std::vector<family_tool>& family_tools() {
     static const std::vector<family_tool> tools{
         gemm_family_tool(),
         attention_prefill_family_tool(),
         attention_decode_family_tool(),
+        gemm_fp8_family_tool(),
     };
     return tools;
 }

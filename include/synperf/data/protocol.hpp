@@ -57,6 +57,12 @@ struct protocol {
                      {"gb200", split::sibling}}};
 }
 
+/// FP8 GEMM (pure CUTLASS kernel, PipeWeave's data): PipeWeave's own split, train on h20 and h800; h200_sxm is
+/// an unseen SKU and h100_sxm a sibling of h800 (METHOD.md §2), so the numbers compare with the paper's.
+[[nodiscard]] inline protocol gemm_fp8_protocol() {
+    return protocol{{"h20", "h800"}, {{"h200_sxm", split::unseen_sku}, {"h100_sxm", split::sibling}}};
+}
+
 /// Part of a seen GPU's rows a shape belongs to: 70 % train, 10 % validation, 20 % seen-test.
 enum class seen_part { train, validation, test };
 

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Measured FP8 GEMM latencies (vLLM CUTLASS scaled_mm, the kernel alone) from PipeWeave's tables.
+///
+/// `pipeweave/gemm_fp8_{train,test}.csv`: the measurement is `M,N,K,avg_duration` (microseconds) and
+/// `hardware` (CUDA device string); the other columns are PipeWeave's own derived features and are not read.
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "synperf/data/csv.hpp"
+#include "synperf/data/protocol.hpp"
+#include "synperf/family/gemm_fp8.hpp"
+#include "synperf/gpu/registry.hpp"
+
+namespace synperf::data {
+
+/// One measured FP8 GEMM.
+struct measured_gemm_fp8 {
+    std::string gpu;  ///< canonical GPU id
+    family::gemm_fp8_problem problem;
+    double latency_us = 0;
+    std::uint64_t shape_hash = 0;  ///< hash of (n, k): the seen split key
+};
+
+/// Reads one PipeWeave FP8 GEMM table (any GPU names the catalogue knows; others are a load_error).
+inline void read_gemm_fp8_file(const std::filesystem::path& file, std::vector<measured_gemm_fp8>& out) {
+    const csv_table t = csv_table::load(file.string());
+    const std::size_t c_m = t.column("M"), c_n = t.column("N"), c_k = t.column("K"), c_lat = t.column("avg_duration"),
+                      c_hw = t.column("hardware");
+    std::map<std::string, std::string, std::less<>> names;  // device string -> canonical id
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        const std::string_view hw = t.field(r, c_hw);
+        auto it = names.find(hw);
+        if (it == names.end()) {
+            std::string id;
+            try {
+                id = gpu::find_gpu(hw).name;
+            } catch (const invalid_argument&) {
+                throw load_error(file.string(), t.line(r), 0, "column 'hardware': expected a known GPU, got '" + std::string(hw) + "'");
+            }
+            it = names.emplace(std::string(hw), std::move(id)).first;
+        }
+        measured_gemm_fp8 g;
+        g.gpu = it->second;
+        g.problem = {t.positive_integer(r, c_m), t.positive_integer(r, c_n), t.positive_integer(r, c_k)};
+        g.latency_us = t.number(r, c_lat);
+        if (!(g.latency_us > 0))
+            throw load_error(file.string(), t.line(r), 0, "column 'avg_duration': expected > 0, got " + std::string(t.field(r, c_lat)));
+        g.shape_hash = shape_hash({g.problem.n, g.problem.k});
+        out.push_back(std::move(g));
+    }
+}
+
+/// Every FP8 GEMM row of `data_dir/pipeweave/gemm_fp8_{train,test}.csv` (PipeWeave's own train/test files
+/// are pooled: the protocol splits by GPU and by (n, k), not by file).
+[[nodiscard]] inline std::vector<measured_gemm_fp8> read_gemm_fp8_rows(const std::filesystem::path& data_dir) {
+    namespace fs = std::filesystem;
+    std::vector<measured_gemm_fp8> rows;
+    bool any = false;
+    for (const char* name : {"gemm_fp8_train.csv", "gemm_fp8_test.csv"}) {
+        const fs::path f = data_dir / "pipeweave" / name;
+        std::error_code ec;
+        if (!fs::exists(f, ec)) continue;
+        any = true;
+        read_gemm_fp8_file(f, rows);
+    }
+    if (!any) throw load_error((data_dir / "pipeweave").string(), 0, 0, "expected gemm_fp8_train.csv / gemm_fp8_test.csv, found neither");
+    return rows;
+}
+
+}  // namespace synperf::data
