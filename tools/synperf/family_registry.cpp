@@ -15,14 +15,22 @@ namespace synperf::cli {
 family_tool gemm_family_tool();
 family_tool attention_prefill_family_tool();
 family_tool attention_decode_family_tool();
+family_tool allreduce_family_tool();
 family_tool gemm_fp8_family_tool();
+family_tool rmsnorm_family_tool();
+family_tool silu_mul_family_tool();
+family_tool elementwise_family_tool();
 
 const std::vector<family_tool>& family_tools() {
     static const std::vector<family_tool> tools{
         gemm_family_tool(),
         attention_prefill_family_tool(),
         attention_decode_family_tool(),
+        allreduce_family_tool(),
         gemm_fp8_family_tool(),
+        rmsnorm_family_tool(),
+        silu_mul_family_tool(),
+        elementwise_family_tool(),
     };
     return tools;
 }

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Measured elementwise latencies: static per-tensor FP8 quantize of bf16 [m, k]
+/// (aiconfigurator/<gpu>/scale_matrix_perf.csv, TensorRT-LLM) and Vidur's residual add, RoPE and embedding
+/// (vidur/compute/<gpu>/*__mlp.csv, fp16, eager PyTorch / sarathi-serve kernels).
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "synperf/data/csv.hpp"
+#include "synperf/data/protocol.hpp"
+#include "synperf/data/vidur_rows.hpp"
+#include "synperf/family/elementwise.hpp"
+#include "synperf/gpu/registry.hpp"
+
+namespace synperf::data {
+
+/// One measured elementwise op.
+struct measured_elementwise {
+    std::string gpu;
+    std::string framework;  ///< trtllm (scale_matrix) or vidur
+    std::string op;         ///< scale_matrix, add, attn_rope, emb
+    family::elementwise_problem problem;
+    double latency_us = 0;
+    std::int64_t tp = 1;
+    std::uint64_t shape_hash = 0;  ///< hash of the non-token columns
+};
+
+/// The GEMM protocol (train h100_sxm, b200_sxm, l40s), plus the A40 of Vidur's rows as an unseen architecture.
+[[nodiscard]] inline protocol elementwise_protocol() {
+    protocol p = gemm_protocol();
+    p.held_out.emplace_back("a40", split::unseen_arch);
+    return p;
+}
+
+/// Reads one scale_matrix_perf.csv (fp8 rows).
+inline void read_scale_matrix_file(const std::filesystem::path& file, const std::string& gpu,
+                                   std::vector<measured_elementwise>& out) {
+    const csv_table t = csv_table::load(file.string());
+    const std::size_t c_m = t.column("m"), c_k = t.column("k"), c_q = t.column("quant_dtype"), c_lat = t.column("latency");
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        if (t.field(r, c_q) != "fp8") continue;
+        measured_elementwise e;
+        e.gpu = gpu;
+        e.framework = "trtllm";
+        e.op = "scale_matrix";
+        e.problem.kind = family::elementwise_kind::fp8_quantize;
+        e.problem.rows = t.positive_integer(r, c_m);
+        e.problem.cols = t.positive_integer(r, c_k);
+        const double ms = t.number(r, c_lat);
+        if (!(ms > 0)) throw load_error(file.string(), t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
+        e.latency_us = ms * 1e3;
+        e.shape_hash = shape_hash({0, e.problem.cols});
+        out.push_back(std::move(e));
+    }
+}
+
+/// Every scale_matrix row under aiconfigurator/, then Vidur's add, attn_rope and emb rows.
+[[nodiscard]] inline std::vector<measured_elementwise> read_elementwise_rows(const std::filesystem::path& data_dir,
+                                                                             vidur_exclusions* skipped = nullptr) {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> files;
+    const fs::path root = data_dir / "aiconfigurator";
+    std::error_code ec;
+    if (fs::is_directory(root, ec))
+        for (const auto& entry : fs::directory_iterator(root))
+            if (entry.is_directory() && fs::exists(entry.path() / "scale_matrix_perf.csv"))
+                files.push_back(entry.path() / "scale_matrix_perf.csv");
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw load_error(data_dir.string(), 0, 0, "expected aiconfigurator/<gpu>/scale_matrix_perf.csv files, found none");
+    std::vector<measured_elementwise> rows;
+    for (const fs::path& f : files) read_scale_matrix_file(f, gpu::find_gpu(f.parent_path().filename().string()).name, rows);
+
+    for (const vidur_row& v : read_vidur_rows(data_dir, skipped)) {
+        const auto base = [&](const char* op, std::int64_t id) {
+            measured_elementwise e;
+            e.gpu = v.gpu;
+            e.framework = "vidur";
+            e.op = op;
+            e.tp = v.tp;
+            e.latency_us = vidur_median_us(v, op);
+            e.problem.rows = v.tokens;
+            e.problem.element_bytes = 2;
+            e.shape_hash = shape_hash({id, v.n_embd, v.n_head, v.n_kv_head, v.vocab, v.tp});
+            return e;
+        };
+        measured_elementwise add = base("add", 1);
+        add.problem.kind = family::elementwise_kind::residual_add;
+        add.problem.cols = v.n_embd;
+        rows.push_back(std::move(add));
+        measured_elementwise rope = base("attn_rope", 2);
+        rope.problem.kind = family::elementwise_kind::rope;
+        rope.problem.heads = int(v.n_head / v.tp);
+        rope.problem.kv_heads = int(v.n_kv_head / v.tp);
+        rope.problem.head_dim = int(v.n_embd / v.n_head);
+        rows.push_back(std::move(rope));
+        measured_elementwise emb = base("emb", 3);
+        emb.problem.kind = family::elementwise_kind::embedding;
+        emb.problem.cols = v.n_embd;
+        emb.problem.vocab = v.vocab / v.tp;
+        rows.push_back(std::move(emb));
+    }
+    return rows;
+}
+
+}  // namespace synperf::data

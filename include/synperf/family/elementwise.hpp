@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Memory-bound elementwise kernels of an LLM layer: static per-tensor FP8 quantize, residual add,
+/// rotary embedding (RoPE) and the embedding gather, each with the launch of the library that runs it.
+///
+/// - `fp8_quantize` (TensorRT-LLM static_quantize_e4m3_per_tensor, common/cudaFp8Utils.cu
+///   scaleMatrixPerTensorVec): bf16 [rows, cols] -> e4m3; 256 threads, 8 elements (16 B) per access,
+///   grid = min(ceil(n / 2048), 65536), grid-stride loop. Per element: a divide by the scale (MUFU.RCP +
+///   2 FFMA) and the conversion; 2 B read, 1 B written.
+/// - `residual_add` (PyTorch vectorized_elementwise_kernel): 128 threads x 4 elements, grid = ceil(n / 512);
+///   reads two tensors, writes one.
+/// - `rope` (vLLM / sarathi-serve rotary_embedding_kernel, GPT-NeoX style, in place on q and k): grid =
+///   tokens, block = min(heads x rotary_dim / 2, 512); per rotated pair 2 loads and 2 stores of q / k
+///   elements, a cos and a sin from the cache row of the token's position, 4 FMA.
+/// - `embedding` (PyTorch F.embedding -> index_select): at most 16 indices: indexSelectSmallIndex, grid =
+///   min(ceil(cols / 128), 8 x SMs), each thread loops over every index; more: indexSelectLargeIndex,
+///   grid = min(ceil(rows x cols / 128), 8 x SMs), 128 threads, one element per access, grid-stride.
+/// The compulsory work is the unique footprint (split at L2 capacity) and the useful FMA.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "synperf/error.hpp"
+#include "synperf/family/concept.hpp"
+#include "synperf/family/memory_bound.hpp"
+#include "synperf/features/analysis.hpp"
+#include "synperf/gpu/numbers.hpp"
+#include "synperf/work/launch.hpp"
+
+namespace synperf::family {
+
+/// Which elementwise op.
+enum class elementwise_kind { fp8_quantize, residual_add, rope, embedding };
+
+[[nodiscard]] constexpr std::string_view to_string(elementwise_kind k) noexcept {
+    switch (k) {
+        case elementwise_kind::fp8_quantize: return "fp8_quantize";
+        case elementwise_kind::residual_add: return "residual_add";
+        case elementwise_kind::rope: return "rope";
+        case elementwise_kind::embedding: return "embedding";
+    }
+    return "?";
+}
+
+/// One elementwise op. `rows` is the token count (the quantized matrix's m); `cols` the elements per row
+/// (k, hidden). RoPE takes its row from heads, kv_heads and head_dim; the embedding gathers `rows` rows of
+/// `cols` elements from a table of `vocab` rows.
+struct elementwise_problem {
+    elementwise_kind kind = elementwise_kind::fp8_quantize;
+    std::int64_t rows = 0;
+    std::int64_t cols = 0;       ///< elements per row (not used by rope)
+    int heads = 0;               ///< rope: query heads (per tensor-parallel rank)
+    int kv_heads = 0;            ///< rope: key heads (per rank)
+    int head_dim = 0;            ///< rope: head size
+    int rotary_dim = 0;          ///< rope: rotated dimensions (0 = head_dim)
+    std::int64_t vocab = 0;      ///< embedding: table rows (per rank)
+    int element_bytes = 2;       ///< activation element size; fp8_quantize reads bf16 (2)
+};
+
+namespace elementwise_detail {
+
+using memory_bound::ceil_div;
+
+inline int rot(const elementwise_problem& p) { return p.rotary_dim > 0 ? p.rotary_dim : p.head_dim; }
+
+/// Elements per row: cols, or for RoPE the rotated elements of q and k.
+inline double row_elements(const elementwise_problem& p) {
+    if (p.kind == elementwise_kind::rope) return double(p.heads + p.kv_heads) * rot(p);
+    return double(p.cols);
+}
+
+/// Unique bytes read + written, once each.
+inline double footprint(const elementwise_problem& p) {
+    const double n = double(p.rows) * row_elements(p), e = p.element_bytes;
+    switch (p.kind) {
+        case elementwise_kind::fp8_quantize: return n * 3.0;
+        case elementwise_kind::residual_add: return n * 3.0 * e;
+        case elementwise_kind::rope: return 2.0 * n * e + double(p.rows) * rot(p) * e;  // q, k in place + cos/sin rows
+        case elementwise_kind::embedding: return 2.0 * n * e + double(p.rows) * 8.0;  // gathered rows, output, int64 ids
+    }
+    return 0;
+}
+
+/// Useful FP32 work per element.
+inline double fma_per_element(elementwise_kind k) {
+    switch (k) {
+        case elementwise_kind::fp8_quantize: return 1.0;  // one scaling multiply
+        case elementwise_kind::residual_add: return 1.0;
+        case elementwise_kind::rope: return 2.0;          // 4 FMA per pair of elements
+        case elementwise_kind::embedding: return 0.0;
+    }
+    return 0;
+}
+
+inline memory_bound::launch_shape shape(const elementwise_problem& p, const gpu::gpu_numbers& g) {
+    memory_bound::launch_shape s;
+    const double e = p.element_bytes;
+    const double n = double(p.rows) * row_elements(p);
+    switch (p.kind) {
+        case elementwise_kind::fp8_quantize: {
+            s.threads = 256;
+            s.ctas = std::clamp<std::int64_t>(ceil_div(p.rows * p.cols / 8, 256), 1, 65536);
+            s.vector_bytes = 16;
+            const double per_thread = n / (double(s.ctas) * s.threads * 8.0);
+            s.accesses_per_thread = 2.0 * std::max(1.0, std::ceil(per_thread));
+            s.cta.l2_bytes = n * 3.0 / double(s.ctas);
+            s.cta.fma_ops = n * 2.0 / double(s.ctas);
+            s.cta.xu_ops = n / double(s.ctas);
+            s.name = "scaleMatrixPerTensorVec";
+            break;
+        }
+        case elementwise_kind::residual_add: {
+            s.threads = 128;
+            s.ctas = ceil_div(p.rows * p.cols, 512);
+            s.vector_bytes = int(4 * e);
+            s.accesses_per_thread = 3.0;
+            s.cta.l2_bytes = n * 3.0 * e / double(s.ctas);
+            s.cta.fma_ops = n / double(s.ctas);
+            s.name = "vectorized_elementwise_kernel_add";
+            break;
+        }
+        case elementwise_kind::rope: {
+            const std::int64_t pairs_q = std::int64_t(p.heads) * rot(p) / 2, pairs = std::int64_t(p.heads + p.kv_heads) * rot(p) / 2;
+            s.threads = int(std::clamp<std::int64_t>(pairs_q, 1, 512));
+            s.ctas = p.rows;
+            s.vector_bytes = int(e);
+            s.accesses_per_thread = 6.0 * double(ceil_div(pairs, s.threads));
+            s.cta.l2_bytes = double(pairs) * 4.0 * e + rot(p) * e;
+            s.cta.fma_ops = double(pairs) * 4.0;
+            s.name = "rotary_embedding_kernel_neox";
+            break;
+        }
+        case elementwise_kind::embedding: {
+            const std::int64_t cap = std::int64_t(g.sm_count) * 8;
+            const bool small = p.rows <= 16;
+            s.threads = int(std::min<std::int64_t>(small ? p.cols : p.rows * p.cols, 128));
+            s.ctas = std::min(ceil_div(small ? p.cols : p.rows * p.cols, 128), cap);
+            s.vector_bytes = int(e);
+            s.accesses_per_thread = 2.0 * std::ceil(n / (double(s.ctas) * s.threads));
+            s.cta.l2_bytes = (2.0 * n * e + double(p.rows) * 8.0) / double(s.ctas);
+            s.name = small ? "indexSelectSmallIndex" : "indexSelectLargeIndex";
+            break;
+        }
+    }
+    s.regs = 32;
+    return s;
+}
+
+}  // namespace elementwise_detail
+
+/// The elementwise family policy.
+struct elementwise {
+    using problem_type = elementwise_problem;
+    using plan_type = memory_bound::plan;
+    static constexpr std::string_view name = "elementwise";
+
+    /// Collector semantics: TensorRT-LLM's collector (CUDA-graph replay, 5 buffers cycled, wall time per op)
+    /// and Vidur's (eager PyTorch, profiler device time of the op's kernels).
+    static constexpr std::array<std::string_view, 2> framework_levels{"trtllm", "vidur"};
+    static std::size_t framework_level(std::string_view framework) {
+        if (framework == "trtllm") return 0;
+        if (framework == "vidur" || framework == "vllm" || framework == "sarathi" || framework == "torch") return 1;
+        synperf::detail::report_error("elementwise: unknown framework '" + std::string(framework) +
+                                      "'; known: trtllm, vidur (vllm, sarathi, torch)");
+    }
+
+    static constexpr auto feature_names = memory_bound::join_names(
+        memory_bound::common_feature_names,
+        std::array<std::string_view, 6>{"rows", "row_elements", "kind_quantize", "kind_add", "kind_rope", "kind_embedding"});
+    static constexpr std::size_t feature_count = feature_names.size();
+
+    /// Every op here is a grid of independent CTAs: the hardware block scheduler.
+    static constexpr work::dispatch_kind main_dispatch(const gpu::gpu_numbers&) noexcept {
+        return work::dispatch_kind::hardware;
+    }
+
+    /// Rejects empty, overflowing and inconsistent shapes.
+    static void validate(const elementwise_problem& p) {
+        const std::string kind(to_string(p.kind));
+        const auto fail = [&](const std::string& what) { synperf::detail::report_error("elementwise " + kind + ": " + what); };
+        if (p.rows <= 0) fail("rows must be > 0, got " + std::to_string(p.rows));
+        if (p.element_bytes != 2 && p.element_bytes != 4)
+            fail("element_bytes must be 2 (fp16/bf16) or 4 (fp32), got " + std::to_string(p.element_bytes));
+        if (p.kind == elementwise_kind::rope) {
+            if (p.heads <= 0) fail("heads must be > 0, got " + std::to_string(p.heads));
+            if (p.kv_heads < 0) fail("kv_heads must be >= 0, got " + std::to_string(p.kv_heads));
+            if (p.head_dim <= 0 || p.head_dim % 2 != 0) fail("head_dim must be even and > 0, got " + std::to_string(p.head_dim));
+            if (p.rotary_dim < 0 || p.rotary_dim % 2 != 0 || p.rotary_dim > p.head_dim)
+                fail("rotary_dim must be even and in [0, head_dim], got " + std::to_string(p.rotary_dim));
+            if (p.rows > 0x7fffffff) fail("rows must be <= 2^31 - 1 (one CTA per token), got " + std::to_string(p.rows));
+        } else if (p.cols <= 0) {
+            fail("cols must be > 0, got " + std::to_string(p.cols));
+        }
+        if (p.kind == elementwise_kind::fp8_quantize && p.element_bytes != 2)
+            fail("the FP8 quantize kernel reads bf16 (element_bytes 2), got " + std::to_string(p.element_bytes));
+        if (p.kind == elementwise_kind::fp8_quantize && p.cols % 8 != 0)
+            fail("cols must be a multiple of 8 (16-byte vector accesses), got " + std::to_string(p.cols));
+        if (p.kind == elementwise_kind::embedding && p.vocab <= 0) fail("vocab must be > 0, got " + std::to_string(p.vocab));
+        const double n = double(p.rows) * elementwise_detail::row_elements(p);
+        if (n > 0x1p40) fail("rows x elements per row = " + std::to_string(n) + " exceeds 2^40 (no GPU holds it)");
+    }
+
+    /// One launch.
+    static memory_bound::plan plan(const elementwise_problem& p, const gpu::gpu_numbers& g) {
+        validate(p);
+        memory_bound::compulsory_work c;
+        c.footprint_bytes = elementwise_detail::footprint(p);
+        c.fma_ops = elementwise_detail::fma_per_element(p.kind) * double(p.rows) * elementwise_detail::row_elements(p);
+        memory_bound::plan out;
+        out.shapes.push_back(elementwise_detail::shape(p, g));
+        out.kernels.push_back(memory_bound::make_launch(out.shapes[0], c, g));
+        out.footprint_bytes = c.footprint_bytes;
+        return out;
+    }
+
+    /// Model inputs: the common memory-bound features, the shape and the kind (one-hot).
+    static std::array<double, feature_count> features(const elementwise_problem& p, const memory_bound::plan& pl,
+                                                      std::span<const features::kernel_features> kf,
+                                                      const gpu::gpu_numbers& g) {
+        const auto is = [&](elementwise_kind k) { return p.kind == k ? 1.0 : 0.0; };
+        return memory_bound::join(memory_bound::common_features(pl, kf, g),
+                                  std::array<double, 6>{double(p.rows), elementwise_detail::row_elements(p),
+                                                        is(elementwise_kind::fp8_quantize), is(elementwise_kind::residual_add),
+                                                        is(elementwise_kind::rope), is(elementwise_kind::embedding)});
+    }
+};
+
+static_assert(KernelFamily<elementwise>);
+
+}  // namespace synperf::family

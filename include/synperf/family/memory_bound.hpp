@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file What the memory-bound families (rmsnorm, silu_mul, elementwise) share: a launch built from one
+/// CTA's work, its compulsory work, and the features that describe it in scale-free terms.
+///
+/// These kernels move each byte once and do a few FP32 operations per element, so their time is set by
+/// how fast the memory system delivers the bytes: DRAM bandwidth for footprints beyond L2, L2 bandwidth for
+/// those that fit, and, for small grids or narrow per-thread accesses, memory latency (how many dependent
+/// memory rounds each resident thread makes). The features carry all three as cycle counts and ratios to
+/// the GPU's own capacities, so a model trained on some GPUs transfers to one it never saw.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "synperf/features/analysis.hpp"
+#include "synperf/gpu/numbers.hpp"
+#include "synperf/work/launch.hpp"
+#include "synperf/work/task.hpp"
+
+namespace synperf::family::memory_bound {
+
+/// ceil(a / b) for positive integers.
+[[nodiscard]] constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) noexcept { return (a + b - 1) / b; }
+
+/// One memory-bound launch: identical CTAs, each with the same work.
+struct launch_shape {
+    std::string name;               ///< kernel name, for reports
+    std::int64_t ctas = 0;          ///< grid size
+    int threads = 0;                ///< threads per CTA
+    int regs = 32;                  ///< registers per thread
+    int smem = 0;                   ///< shared memory per CTA, bytes
+    int vector_bytes = 2;           ///< bytes one thread moves per global access
+    double accesses_per_thread = 0; ///< global accesses (loads + stores) one thread makes, in its CTA
+    work::task_work cta;            ///< one CTA's work (l2_bytes = bytes it requests through L2)
+};
+
+/// The op's compulsory work: useful FMA and XU ops and its unique footprint in bytes.
+struct compulsory_work {
+    double fma_ops = 0;
+    double xu_ops = 0;
+    double footprint_bytes = 0;  ///< unique bytes read + written (each once)
+};
+
+/// A launch with its task class and compulsory work: bytes beyond L2 capacity go to DRAM, the rest are
+/// served by L2; the scheduled CTAs carry the same DRAM share per byte requested.
+[[nodiscard]] inline work::kernel_launch make_launch(const launch_shape& s, const compulsory_work& c,
+                                                     const gpu::gpu_numbers& g) {
+    work::kernel_launch k;
+    k.name = s.name;
+    k.launch = {s.threads, s.regs, s.smem};
+    k.dispatch = work::dispatch_kind::hardware;
+    work::task_work cta = s.cta;
+    const double requested = cta.l2_bytes * double(s.ctas);
+    const double dram = std::max(0.0, c.footprint_bytes - g.l2_bytes);
+    cta.dram_bytes = requested > 0 ? cta.l2_bytes * dram / requested : 0.0;
+    k.tasks.push_back({cta, s.ctas});
+    work::task_work floor;
+    floor.fma_ops = c.fma_ops;
+    floor.xu_ops = c.xu_ops;
+    floor.dram_bytes = dram;
+    floor.l2_bytes = c.footprint_bytes - dram;
+    k.compulsory = floor;
+    return k;
+}
+
+/// A memory-bound op's plan: its launches (the main one first) and their shapes.
+struct plan {
+    std::vector<work::kernel_launch> kernels;
+    std::vector<launch_shape> shapes;  ///< one per kernel, same order
+    double footprint_bytes = 0;        ///< unique bytes of the whole op
+};
+
+/// Names of the features every memory-bound family starts with.
+inline constexpr std::array<std::string_view, 20> common_feature_names{
+    "dram_cycle", "stream_dram_cycle", "l2_resident_cycle", "l2_all_cycle", "l2_sm_max_cycle", "dram_sm_max_cycle",
+    "fma_all_cycle", "fma_sm_max_cycle", "xu_all_cycle", "xu_sm_max_cycle", "theoretical_us", "waves",
+    "ctas_per_sm", "busy_sm_fraction", "memory_rounds", "accesses_per_thread", "threads_per_cta", "vector_bytes",
+    "footprint_over_l2", "kernels"};
+
+/// The common features, summed over the op's kernels (rounds and accesses of the main kernel dominate,
+/// so they are summed too: each kernel's latency chain adds to the op's time).
+///
+/// - `dram_cycle`, `l2_resident_cycle`: the lower bound's two memory terms; `stream_dram_cycle`: the whole
+///   footprint at DRAM bandwidth (what a cold run pays).
+/// - `memory_rounds`: the busiest SM's requested bytes over what its resident threads move per access
+///   round, i.e. the dependent memory round trips a thread makes; times the memory latency, a bound for
+///   grids too small or accesses too narrow to cover the latency.
+[[nodiscard]] inline std::array<double, common_feature_names.size()> common_features(
+    const plan& pl, std::span<const features::kernel_features> kf, const gpu::gpu_numbers& g) {
+    std::array<double, common_feature_names.size()> f{};
+    const double sms = g.sm_count;
+    const double l2_per_sm = g.l2_bytes_per_clk() / sms;
+    double bound = 0;
+    for (std::size_t i = 0; i < kf.size() && i < pl.shapes.size(); ++i) {
+        const features::kernel_features& k = kf[i];
+        const launch_shape& s = pl.shapes[i];
+        f[0] += k.compulsory_dram_cycles;
+        f[2] += k.resident_l2_cycles;
+        f[3] += k.all.l2;
+        f[4] += k.sm_max.l2;
+        f[5] += k.sm_max.dram;
+        f[6] += k.all.fma;
+        f[7] += k.sm_max.fma;
+        f[8] += k.all.xu;
+        f[9] += k.sm_max.xu;
+        bound += k.theoretical_cycles;
+        const double busiest_bytes = k.sm_max.l2 * l2_per_sm;
+        const double per_round = double(std::max(k.slots_per_sm, 1)) * s.threads * s.vector_bytes;
+        f[14] += per_round > 0 ? busiest_bytes / per_round : 0.0;
+        f[15] += s.accesses_per_thread;
+    }
+    f[1] = pl.footprint_bytes / g.dram_bytes_per_clk();
+    f[10] = features::cycles_to_us(bound, g);
+    if (!kf.empty() && !pl.shapes.empty()) {
+        f[11] = kf[0].waves;
+        f[12] = double(kf[0].slots_per_sm);
+        f[13] = double(kf[0].busy_sms) / sms;
+        f[16] = double(pl.shapes[0].threads);
+        f[17] = double(pl.shapes[0].vector_bytes);
+    }
+    f[18] = pl.footprint_bytes / g.l2_bytes;
+    f[19] = double(pl.kernels.size());
+    return f;
+}
+
+/// Concatenates the common features with a family's own.
+template <std::size_t N, std::size_t M>
+[[nodiscard]] constexpr std::array<double, N + M> join(const std::array<double, N>& a, const std::array<double, M>& b) {
+    std::array<double, N + M> out{};
+    std::copy(a.begin(), a.end(), out.begin());
+    std::copy(b.begin(), b.end(), out.begin() + N);
+    return out;
+}
+
+/// Concatenates the common feature names with a family's own.
+template <std::size_t N, std::size_t M>
+[[nodiscard]] constexpr std::array<std::string_view, N + M> join_names(const std::array<std::string_view, N>& a,
+                                                                      const std::array<std::string_view, M>& b) {
+    std::array<std::string_view, N + M> out{};
+    for (std::size_t i = 0; i < N; ++i) out[i] = a[i];
+    for (std::size_t i = 0; i < M; ++i) out[N + i] = b[i];
+    return out;
+}
+
+}  // namespace synperf::family::memory_bound
