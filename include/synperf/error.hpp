@@ -32,10 +32,14 @@ public:
 private:
     static std::string format(const std::string& source, std::size_t line, std::size_t column,
                               const std::string& what) {
-        std::string s = "synperf: " + source;
-        if (line != 0) s += ":" + std::to_string(line);
-        if (column != 0) s += ":" + std::to_string(column);
-        return s + ": " + what;
+        // Built with append: g++ 12 reports a false -Wrestrict on chained operator+ here at -O2.
+        std::string s;
+        s.reserve(source.size() + what.size() + 32);
+        s.append("synperf: ").append(source);
+        if (line != 0) s.append(":").append(std::to_string(line));
+        if (column != 0) s.append(":").append(std::to_string(column));
+        s.append(": ").append(what);
+        return s;
     }
     std::string path_;
     std::size_t line_;
