@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file A small standard-library-only JSON reader, enough for a Hugging Face config.json.
+///
+/// The core may depend on nothing but the standard library and Boost.Hana, so the model-config parser
+/// cannot use nlohmann-json; config files are a few kilobytes of objects, numbers, strings, booleans and
+/// null, which this reader covers (strings keep `\uXXXX` escapes as written: no field we read uses them).
+#include <cctype>
+#include <charconv>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "synperf/error.hpp"
+
+namespace synperf::e2e::json {
+
+/// One JSON value; objects keep their members in file order.
+struct value {
+    enum class kind { null, boolean, number, string, array, object };
+    kind type = kind::null;
+    bool boolean = false;
+    double number = 0;
+    std::string text;                                      ///< string value
+    std::vector<value> items;                              ///< array elements
+    std::vector<std::pair<std::string, value>> members;    ///< object members
+    std::size_t line = 0;                                  ///< where the value starts (for messages)
+
+    /// The member named `key`, or null when absent (or when this is not an object).
+    [[nodiscard]] const value* find(std::string_view key) const noexcept {
+        for (const auto& m : members)
+            if (m.first == key) return &m.second;
+        return nullptr;
+    }
+    [[nodiscard]] bool is_null() const noexcept { return type == kind::null; }
+};
+
+namespace detail {
+
+class reader {
+public:
+    reader(std::string_view s, std::string_view source) : s_(s), source_(source) {}
+
+    value parse_document() {
+        value v = parse_value(0);
+        skip_space();
+        if (pos_ != s_.size()) fail("end of input after the top-level value", std::string(1, s_[pos_]));
+        return v;
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& expected, const std::string& found) const {
+        throw load_error(std::string(source_), line_, 0, "expected " + expected + ", got " + found);
+    }
+    std::string here() const { return pos_ < s_.size() ? "'" + std::string(1, s_[pos_]) + "'" : "end of input"; }
+
+    void skip_space() {
+        while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r')) {
+            if (s_[pos_] == '\n') ++line_;
+            ++pos_;
+        }
+    }
+
+    value parse_value(int depth) {
+        if (depth > 64) fail("at most 64 nested levels", "deeper nesting");
+        skip_space();
+        value v;
+        v.line = line_;
+        if (pos_ >= s_.size()) fail("a value", "end of input");
+        const char c = s_[pos_];
+        if (c == '{') {
+            v.type = value::kind::object;
+            ++pos_;
+            skip_space();
+            if (pos_ < s_.size() && s_[pos_] == '}') { ++pos_; return v; }
+            for (;;) {
+                skip_space();
+                if (pos_ >= s_.size() || s_[pos_] != '"') fail("a member name in quotes", here());
+                std::string key = parse_string();
+                skip_space();
+                if (pos_ >= s_.size() || s_[pos_] != ':') fail("':' after member \"" + key + "\"", here());
+                ++pos_;
+                v.members.emplace_back(std::move(key), parse_value(depth + 1));
+                skip_space();
+                if (pos_ < s_.size() && s_[pos_] == ',') { ++pos_; continue; }
+                if (pos_ < s_.size() && s_[pos_] == '}') { ++pos_; return v; }
+                fail("',' or '}' in an object", here());
+            }
+        }
+        if (c == '[') {
+            v.type = value::kind::array;
+            ++pos_;
+            skip_space();
+            if (pos_ < s_.size() && s_[pos_] == ']') { ++pos_; return v; }
+            for (;;) {
+                v.items.push_back(parse_value(depth + 1));
+                skip_space();
+                if (pos_ < s_.size() && s_[pos_] == ',') { ++pos_; continue; }
+                if (pos_ < s_.size() && s_[pos_] == ']') { ++pos_; return v; }
+                fail("',' or ']' in an array", here());
+            }
+        }
+        if (c == '"') {
+            v.type = value::kind::string;
+            v.text = parse_string();
+            return v;
+        }
+        if (literal("true")) { v.type = value::kind::boolean; v.boolean = true; return v; }
+        if (literal("false")) { v.type = value::kind::boolean; return v; }
+        if (literal("null")) return v;
+        if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
+            std::size_t end = pos_;
+            while (end < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[end])) || s_[end] == '-' || s_[end] == '+' ||
+                                       s_[end] == '.' || s_[end] == 'e' || s_[end] == 'E'))
+                ++end;
+            double d = 0;
+            const auto r = std::from_chars(s_.data() + pos_, s_.data() + end, d);
+            if (r.ec != std::errc() || r.ptr != s_.data() + end)
+                fail("a number", "'" + std::string(s_.substr(pos_, end - pos_)) + "'");
+            v.type = value::kind::number;
+            v.number = d;
+            pos_ = end;
+            return v;
+        }
+        fail("a value", here());
+    }
+
+    bool literal(std::string_view word) {
+        if (s_.substr(pos_, word.size()) != word) return false;
+        pos_ += word.size();
+        return true;
+    }
+
+    std::string parse_string() {
+        ++pos_;  // opening quote
+        std::string out;
+        while (pos_ < s_.size() && s_[pos_] != '"') {
+            if (s_[pos_] == '\n') fail("a closing '\"' before the end of the line", "a line break");
+            if (s_[pos_] == '\\' && pos_ + 1 < s_.size()) {
+                const char e = s_[pos_ + 1];
+                switch (e) {
+                    case 'n': out += '\n'; break;
+                    case 't': out += '\t'; break;
+                    case 'r': out += '\r'; break;
+                    case 'b': out += '\b'; break;
+                    case 'f': out += '\f'; break;
+                    case 'u': out += "\\u"; break;  // kept as written
+                    default: out += e; break;
+                }
+                pos_ += 2;
+                continue;
+            }
+            out += s_[pos_++];
+        }
+        if (pos_ >= s_.size()) fail("a closing '\"'", "end of input");
+        ++pos_;
+        return out;
+    }
+
+    std::string_view s_;
+    std::string_view source_;
+    std::size_t pos_ = 0;
+    std::size_t line_ = 1;
+};
+
+}  // namespace detail
+
+/// Parses a JSON document; throws `load_error` "synperf: <source>:<line>: expected ..., got ..." on bad input.
+[[nodiscard]] inline value parse(std::string_view text, std::string_view source) {
+    return detail::reader(text, source).parse_document();
+}
+
+}  // namespace synperf::e2e::json

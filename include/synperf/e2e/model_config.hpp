@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file A decoder-only LLM's architecture: built-in configs of common models, and a reader for any
+/// Hugging Face config.json of the supported architectures (dense Llama / Qwen2 / Qwen3, MoE Mixtral /
+/// Qwen3-MoE).
+///
+/// Facts a workload depends on and configs get wrong easily: `head_dim` may be absent (then it is
+/// hidden / heads) or differ from it (Qwen3-32B: 64 heads x 128 = 8192 != hidden 5120); Qwen3 (and
+/// Qwen3-MoE) normalise each head's q and k (q_norm / k_norm); Qwen2 has a QKV bias.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "synperf/e2e/json_reader.hpp"
+#include "synperf/error.hpp"
+
+namespace synperf::e2e {
+
+/// The architecture of one decoder-only model, as far as its kernels depend on it.
+struct model_config {
+    std::string name;                ///< short id, e.g. "qwen2.5-14b"
+    std::string source;              ///< where the numbers come from (Hugging Face repo id or file path)
+    std::string model_type;          ///< llama, qwen2, qwen3, mixtral, qwen3_moe
+    std::int64_t hidden = 0;         ///< hidden_size
+    std::int64_t intermediate = 0;   ///< intermediate_size of a dense MLP (Mixtral: of each expert)
+    std::int64_t vocab = 0;          ///< vocab_size
+    int layers = 0;                  ///< num_hidden_layers
+    int heads = 0;                   ///< num_attention_heads
+    int kv_heads = 0;                ///< num_key_value_heads
+    int head_dim = 0;                ///< head_dim (hidden / heads when the config omits it)
+    bool qk_norm = false;            ///< per-head RMSNorm of q and k (Qwen3)
+    bool qkv_bias = false;           ///< bias on the QKV projection (Qwen2)
+    bool tie_embeddings = false;     ///< LM head shares the embedding matrix
+    int experts = 0;                 ///< routed experts (0: dense MLP)
+    int experts_per_token = 0;       ///< top-k
+    std::int64_t expert_intermediate = 0;  ///< each expert's intermediate size
+    std::int64_t max_position = 0;   ///< max_position_embeddings (0: unknown)
+
+    [[nodiscard]] bool is_moe() const noexcept { return experts > 0; }
+    /// Query width: heads x head_dim (not necessarily hidden).
+    [[nodiscard]] std::int64_t q_width() const noexcept { return std::int64_t(heads) * head_dim; }
+    /// Parameters of the whole model (embedding, LM head unless tied, layers, norms).
+    [[nodiscard]] double parameters() const noexcept {
+        const double h = double(hidden), d = double(head_dim);
+        const double attn = h * (double(heads) + 2.0 * kv_heads) * d + double(heads) * d * h +
+                            (qkv_bias ? (double(heads) + 2.0 * kv_heads) * d : 0.0) + (qk_norm ? 2.0 * d : 0.0);
+        const double mlp = is_moe() ? double(experts) * 3.0 * h * double(expert_intermediate) + h * experts
+                                    : 3.0 * h * double(intermediate);
+        const double layer = attn + mlp + 2.0 * h;
+        return double(layers) * layer + double(vocab) * h * (tie_embeddings ? 1.0 : 2.0) + h;
+    }
+};
+
+/// Checks a config's numbers; throws `invalid_argument` naming the bad field and the source.
+inline void validate(const model_config& m) {
+    const auto fail = [&](const std::string& what) { synperf::detail::report_error("model " + m.source + ": " + what); };
+    if (m.hidden <= 0 || m.hidden > (1 << 20)) fail("hidden_size must be in 1..2^20, got " + std::to_string(m.hidden));
+    if (m.layers <= 0 || m.layers > 4096) fail("num_hidden_layers must be in 1..4096, got " + std::to_string(m.layers));
+    if (m.heads <= 0 || m.heads > 4096) fail("num_attention_heads must be in 1..4096, got " + std::to_string(m.heads));
+    if (m.kv_heads <= 0 || m.heads % m.kv_heads != 0)
+        fail("num_key_value_heads must divide num_attention_heads (" + std::to_string(m.heads) + "), got " + std::to_string(m.kv_heads));
+    if (m.head_dim <= 0 || m.head_dim > 1024) fail("head_dim must be in 1..1024, got " + std::to_string(m.head_dim));
+    if (m.vocab <= 0 || m.vocab > (1 << 24)) fail("vocab_size must be in 1..2^24, got " + std::to_string(m.vocab));
+    if (m.is_moe()) {
+        if (m.experts_per_token <= 0 || m.experts_per_token > m.experts)
+            fail("num_experts_per_tok must be in 1.." + std::to_string(m.experts) + ", got " + std::to_string(m.experts_per_token));
+        if (m.expert_intermediate <= 0 || m.expert_intermediate > (1 << 20))
+            fail("the expert intermediate size must be in 1..2^20, got " + std::to_string(m.expert_intermediate));
+    } else if (m.intermediate <= 0 || m.intermediate > (1 << 22)) {
+        fail("intermediate_size must be in 1..2^22, got " + std::to_string(m.intermediate));
+    }
+}
+
+namespace model_detail {
+
+inline std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+/// A dense model row of the built-in table.
+inline model_config dense(std::string name, std::string source, std::string type, std::int64_t hidden, std::int64_t inter,
+                          std::int64_t vocab, int layers, int heads, int kv, int head_dim, std::int64_t max_pos) {
+    model_config m;
+    m.name = std::move(name);
+    m.source = std::move(source);
+    m.model_type = std::move(type);
+    m.hidden = hidden;
+    m.intermediate = inter;
+    m.vocab = vocab;
+    m.layers = layers;
+    m.heads = heads;
+    m.kv_heads = kv;
+    m.head_dim = head_dim;
+    m.qk_norm = m.model_type == "qwen3" || m.model_type == "qwen3_moe";
+    m.qkv_bias = m.model_type == "qwen2";
+    m.max_position = max_pos;
+    return m;
+}
+
+inline model_config moe(model_config m, int experts, int top_k, std::int64_t expert_inter) {
+    m.experts = experts;
+    m.experts_per_token = top_k;
+    m.expert_intermediate = expert_inter;
+    return m;
+}
+
+}  // namespace model_detail
+
+/// The built-in models: numbers copied from each model's config.json on Hugging Face (the source field
+/// names the repository), so no file is needed at run time.
+[[nodiscard]] inline const std::vector<model_config>& builtin_models() {
+    using model_detail::dense;
+    using model_detail::moe;
+    static const std::vector<model_config> models{
+        dense("llama-3-8b", "hf:meta-llama/Meta-Llama-3-8B/config.json", "llama", 4096, 14336, 128256, 32, 32, 8, 128, 8192),
+        dense("llama-3-70b", "hf:meta-llama/Meta-Llama-3-70B/config.json", "llama", 8192, 28672, 128256, 80, 64, 8, 128, 8192),
+        dense("llama-3.1-8b", "hf:meta-llama/Llama-3.1-8B/config.json", "llama", 4096, 14336, 128256, 32, 32, 8, 128, 131072),
+        dense("llama-3.1-70b", "hf:meta-llama/Llama-3.1-70B/config.json", "llama", 8192, 28672, 128256, 80, 64, 8, 128, 131072),
+        dense("llama-3.1-405b", "hf:meta-llama/Llama-3.1-405B/config.json", "llama", 16384, 53248, 128256, 126, 128, 8, 128, 131072),
+        dense("qwen2-72b", "hf:Qwen/Qwen2-72B/config.json", "qwen2", 8192, 29568, 152064, 80, 64, 8, 128, 32768),
+        dense("qwen2.5-7b", "hf:Qwen/Qwen2.5-7B/config.json", "qwen2", 3584, 18944, 152064, 28, 28, 4, 128, 131072),
+        dense("qwen2.5-14b", "hf:Qwen/Qwen2.5-14B/config.json", "qwen2", 5120, 13824, 152064, 48, 40, 8, 128, 32768),
+        dense("qwen2.5-32b", "hf:Qwen/Qwen2.5-32B/config.json", "qwen2", 5120, 27648, 152064, 64, 40, 8, 128, 32768),
+        dense("qwen2.5-72b", "hf:Qwen/Qwen2.5-72B/config.json", "qwen2", 8192, 29568, 152064, 80, 64, 8, 128, 131072),
+        dense("qwen3-8b", "hf:Qwen/Qwen3-8B/config.json", "qwen3", 4096, 12288, 151936, 36, 32, 8, 128, 40960),
+        dense("qwen3-14b", "hf:Qwen/Qwen3-14B/config.json", "qwen3", 5120, 17408, 151936, 40, 40, 8, 128, 40960),
+        dense("qwen3-32b", "hf:Qwen/Qwen3-32B/config.json", "qwen3", 5120, 25600, 151936, 64, 64, 8, 128, 40960),
+        moe(dense("mixtral-8x7b", "hf:mistralai/Mixtral-8x7B-v0.1/config.json", "mixtral", 4096, 14336, 32000, 32, 32, 8, 128, 32768),
+            8, 2, 14336),
+        moe(dense("qwen3-30b-a3b", "hf:Qwen/Qwen3-30B-A3B/config.json", "qwen3_moe", 2048, 6144, 151936, 48, 32, 4, 128, 40960),
+            128, 8, 768),
+        moe(dense("qwen3-235b-a22b", "hf:Qwen/Qwen3-235B-A22B/config.json", "qwen3_moe", 4096, 12288, 151936, 94, 64, 4, 128, 40960),
+            128, 8, 1536),
+    };
+    return models;
+}
+
+/// "llama-3-8b, llama-3-70b, ..." for messages.
+[[nodiscard]] inline std::string known_model_list() {
+    std::string s;
+    for (const auto& m : builtin_models()) s += (s.empty() ? "" : ", ") + m.name;
+    return s;
+}
+
+/// The built-in model of that name (case-insensitive; "Meta-Llama-3-8B" finds llama-3-8b), else throws
+/// `invalid_argument` listing the known names.
+[[nodiscard]] inline model_config find_model(std::string_view name) {
+    std::string key = model_detail::lower(name);
+    if (key.rfind("meta-", 0) == 0) key = key.substr(5);
+    for (const auto& m : builtin_models())
+        if (m.name == key) return m;
+    synperf::detail::report_error("unknown model '" + std::string(name) + "'; known: " + known_model_list() +
+                                  " (or give the path of a config.json)");
+}
+
+namespace model_detail {
+
+inline const json::value* member(const json::value& root, std::string_view key) {
+    const json::value* v = root.find(key);
+    return v == nullptr || v->is_null() ? nullptr : v;
+}
+
+inline std::int64_t integer(const json::value& root, std::string_view key, std::string_view source, bool required,
+                            std::int64_t fallback = 0) {
+    const json::value* v = member(root, key);
+    if (v == nullptr) {
+        if (required) throw load_error(std::string(source), 0, 0, "expected the field \"" + std::string(key) + "\", got none");
+        return fallback;
+    }
+    if (v->type != json::value::kind::number || v->number != std::floor(v->number) || v->number < 0 || v->number > 0x1p53)
+        throw load_error(std::string(source), v->line, 0,
+                         "expected a non-negative integer for \"" + std::string(key) + "\", got " +
+                             (v->type == json::value::kind::number ? std::to_string(v->number) : std::string("a non-number")));
+    return std::int64_t(v->number);
+}
+
+inline std::string text(const json::value& root, std::string_view key) {
+    const json::value* v = member(root, key);
+    return v != nullptr && v->type == json::value::kind::string ? v->text : std::string();
+}
+
+}  // namespace model_detail
+
+/// Reads a Hugging Face config.json (its text; `source` names it in messages). Supported model_type:
+/// llama, mistral (dense), qwen2, qwen3, mixtral, qwen3_moe; a config without model_type is read by its
+/// fields. Throws `load_error` for malformed JSON, missing fields or unsupported architectures.
+[[nodiscard]] inline model_config parse_model_config(std::string_view text, std::string_view source) {
+    using namespace model_detail;
+    const json::value root = json::parse(text, source);
+    if (root.type != json::value::kind::object) throw load_error(std::string(source), 1, 0, "expected a JSON object, got another value");
+    model_config m;
+    m.source = std::string(source);
+    m.model_type = model_detail::text(root, "model_type");
+    static constexpr std::array<std::string_view, 6> supported{"llama", "mistral", "qwen2", "qwen3", "mixtral", "qwen3_moe"};
+    if (!m.model_type.empty() && std::find(supported.begin(), supported.end(), m.model_type) == supported.end())
+        throw load_error(std::string(source), 0, 0,
+                         "expected model_type llama, mistral, qwen2, qwen3, mixtral or qwen3_moe, got '" + m.model_type + "'");
+    m.hidden = integer(root, "hidden_size", source, true);
+    m.layers = int(integer(root, "num_hidden_layers", source, true));
+    m.heads = int(integer(root, "num_attention_heads", source, true));
+    m.kv_heads = int(integer(root, "num_key_value_heads", source, false, m.heads));
+    m.vocab = integer(root, "vocab_size", source, true);
+    m.max_position = integer(root, "max_position_embeddings", source, false);
+    // head_dim: absent (or null) means hidden / heads; it may differ from that (Qwen3-32B).
+    m.head_dim = int(integer(root, "head_dim", source, false, m.heads > 0 ? m.hidden / m.heads : 0));
+    if (m.heads > 0 && member(root, "head_dim") == nullptr && m.hidden % m.heads != 0)
+        throw load_error(std::string(source), 0, 0,
+                         "expected hidden_size (" + std::to_string(m.hidden) + ") divisible by num_attention_heads (" +
+                             std::to_string(m.heads) + ") when head_dim is absent, got a remainder");
+    m.qk_norm = m.model_type == "qwen3" || m.model_type == "qwen3_moe";
+    m.qkv_bias = m.model_type == "qwen2";
+    if (const json::value* b = member(root, "attention_bias"); b != nullptr && b->type == json::value::kind::boolean)
+        m.qkv_bias = m.qkv_bias || b->boolean;
+    if (const json::value* t = member(root, "tie_word_embeddings"); t != nullptr && t->type == json::value::kind::boolean)
+        m.tie_embeddings = t->boolean;
+    // Experts: Mixtral names them num_local_experts (expert size = intermediate_size); Qwen3-MoE num_experts
+    // with moe_intermediate_size.
+    const std::int64_t local = integer(root, "num_local_experts", source, false);
+    const std::int64_t qwen = integer(root, "num_experts", source, false);
+    m.experts = int(local > 0 ? local : qwen);
+    if (m.experts > 0) {
+        m.experts_per_token = int(integer(root, "num_experts_per_tok", source, true));
+        m.expert_intermediate = local > 0 ? integer(root, "intermediate_size", source, true)
+                                          : integer(root, "moe_intermediate_size", source, true);
+        m.intermediate = integer(root, "intermediate_size", source, false);
+        const std::int64_t step = integer(root, "decoder_sparse_step", source, false, 1);
+        const json::value* dense_layers = member(root, "mlp_only_layers");
+        if (step > 1 || (dense_layers != nullptr && !dense_layers->items.empty()))
+            throw load_error(std::string(source), 0, 0,
+                             "expected every layer to be a MoE layer (decoder_sparse_step 1, no mlp_only_layers), got "
+                             "a mixed dense/MoE model, which is not supported");
+        if (m.model_type.empty()) m.model_type = local > 0 ? "mixtral" : "qwen3_moe";
+    } else {
+        m.intermediate = integer(root, "intermediate_size", source, true);
+        if (m.model_type.empty()) m.model_type = "llama";
+        if (m.model_type == "mixtral" || m.model_type == "qwen3_moe")
+            throw load_error(std::string(source), 0, 0, "expected expert counts for model_type " + m.model_type + ", got none");
+    }
+    // A short name from the file name: "/x/Qwen3-32B.json" or ".../Qwen3-32B/config.json".
+    std::string_view path = source;
+    const std::size_t slash = path.find_last_of("/\\");
+    std::string file(slash == std::string_view::npos ? path : path.substr(slash + 1));
+    if (file == "config.json" && slash != std::string_view::npos) {
+        const std::string_view dir = path.substr(0, slash);
+        const std::size_t s2 = dir.find_last_of("/\\");
+        file = std::string(s2 == std::string_view::npos ? dir : dir.substr(s2 + 1));
+    }
+    if (file.size() > 5 && file.substr(file.size() - 5) == ".json") file.resize(file.size() - 5);
+    m.name = lower(file);
+    try {
+        validate(m);
+    } catch (const invalid_argument& e) {
+        throw load_error(std::string(source), 0, 0, std::string("expected a consistent config, got: ") + e.what());
+    }
+    return m;
+}
+
+/// Reads a config.json from disk; I/O errors name the path and the system's reason.
+[[nodiscard]] inline model_config load_model_config(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw load_error(path, 0, 0, std::string("expected a readable config.json, got: ") + std::strerror(errno));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_model_config(text.str(), path);
+}
+
+/// A built-in name, or a path (anything ending in .json or containing a '/') to a config.json.
+[[nodiscard]] inline model_config resolve_model(const std::string& name_or_path) {
+    const bool path = name_or_path.find('/') != std::string::npos ||
+                      (name_or_path.size() > 5 && name_or_path.substr(name_or_path.size() - 5) == ".json");
+    return path ? load_model_config(name_or_path) : find_model(name_or_path);
+}
+
+}  // namespace synperf::e2e

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: Apache-2.0
+// End-to-end model: configs, workload generator, memory fit, execution semantics.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <synperf/e2e.hpp>
+#include <synperf/gpu/registry.hpp>
+#include <synperf/system/catalogue.hpp>
+
+namespace {
+
+using namespace synperf;
+namespace at = synperf::family::attention;
+
+const std::string data_dir = SYNPERF_TEST_DATA_DIR "/e2e/";
+
+e2e::model_config fixture(const std::string& file) { return e2e::load_model_config(data_dir + file); }
+
+/// A network of family F whose efficiency is `eff` for every input: one sigmoid layer, zero weights.
+template <class F>
+std::shared_ptr<const mlp::network> constant_network(double eff) {
+    mlp::network n;
+    n.family = std::string(F::name);
+    for (auto f : F::feature_names) n.feature_names.emplace_back(f);
+    mlp::categorical_input c;
+    c.name = "framework";
+    for (auto l : F::framework_levels) c.levels.emplace_back(l);
+    n.categoricals.push_back(c);
+    mlp::dense_layer l;
+    l.in = n.input_width();
+    l.out = 1;
+    l.act = mlp::activation::sigmoid;
+    l.weights.assign(l.in, 0.0f);
+    l.bias.assign(1, float(std::log(eff / (1.0 - eff))));
+    n.layers.push_back(l);
+    return std::make_shared<const mlp::network>(std::move(n));
+}
+
+/// Every MLP family with a constant efficiency of 0.5: predictions = 2 x the decompositions' bounds.
+e2e::family_models constant_models() {
+    e2e::family_models m;
+    m.gemm = constant_network<family::gemm>(0.5);
+    m.gemm_fp8 = constant_network<family::gemm_fp8>(0.5);
+    m.attention_prefill = constant_network<family::attention_prefill>(0.5);
+    m.attention_decode = constant_network<family::attention_decode>(0.5);
+    m.rmsnorm = constant_network<family::rmsnorm>(0.5);
+    m.silu_mul = constant_network<family::silu_mul>(0.5);
+    m.elementwise = constant_network<family::elementwise>(0.5);
+    m.allreduce = constant_network<family::allreduce>(0.5);
+    return m;
+}
+
+const e2e::op* find_op(const e2e::iteration& it, std::string_view name) {
+    for (const auto& o : it.ops)
+        if (o.name == name) return &o;
+    return nullptr;
+}
+
+std::int64_t count_of(const e2e::iteration& it, e2e::op_family f) {
+    std::int64_t n = 0;
+    for (const auto& o : it.ops)
+        if (o.family == f) n += o.count;
+    return n;
+}
+
+double gemm_flop(const e2e::iteration& it) {
+    double flop = 0;
+    for (const auto& o : it.ops)
+        if (const auto* g = std::get_if<e2e::gemm_op>(&o.problem)) flop += 2.0 * double(g->m) * double(g->n) * double(g->k) * double(o.count);
+    return flop;
+}
+
+}  // namespace
+
+TEST_CASE("e2e model config: head_dim absent, given, and different from hidden / heads") {
+    // Qwen3-32B: 64 heads x 128 = 8192 query width, hidden 5120.
+    const e2e::model_config q = e2e::find_model("Qwen3-32B");
+    CHECK(q.head_dim == 128);
+    CHECK(q.hidden / q.heads == 80);
+    CHECK(q.q_width() == 8192);
+    CHECK(q.qk_norm);
+    // Absent: hidden / heads.
+    const e2e::model_config n = fixture("no_head_dim.json");
+    CHECK(n.head_dim == 3072 / 24);
+    CHECK(n.tie_embeddings);
+    CHECK(n.name == "no_head_dim");
+    // Given and different: the config's value wins.
+    const e2e::model_config g = e2e::parse_model_config(
+        R"({"model_type":"qwen3","hidden_size":5120,"num_attention_heads":64,"num_key_value_heads":8,"head_dim":128,
+            "num_hidden_layers":64,"intermediate_size":25600,"vocab_size":151936})",
+        "inline");
+    CHECK(g.head_dim == 128);
+    CHECK(g.qk_norm);
+    // Null head_dim is treated as absent.
+    const e2e::model_config z = e2e::parse_model_config(
+        R"({"hidden_size":4096,"num_attention_heads":32,"head_dim":null,"num_hidden_layers":2,"intermediate_size":11008,"vocab_size":32000})",
+        "inline");
+    CHECK(z.head_dim == 128);
+    CHECK(z.kv_heads == 32);  // absent: MHA
+}
+
+TEST_CASE("e2e model config: the built-in models match the Hugging Face configs shipped with the data") {
+    const std::filesystem::path models = std::filesystem::path(SYNPERF_SOURCE_DIR) / ".." / "shared" / "data" / "pipeweave" / "models";
+    if (!std::filesystem::is_directory(models)) return;  // no data on this machine
+    int checked = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(models)) {
+        const e2e::model_config f = e2e::load_model_config(entry.path().string());
+        const e2e::model_config b = e2e::find_model(f.name);
+        CAPTURE(f.name);
+        CHECK(b.hidden == f.hidden);
+        CHECK(b.intermediate == f.intermediate);
+        CHECK(b.vocab == f.vocab);
+        CHECK(b.layers == f.layers);
+        CHECK(b.heads == f.heads);
+        CHECK(b.kv_heads == f.kv_heads);
+        CHECK(b.head_dim == f.head_dim);
+        CHECK(b.qk_norm == f.qk_norm);
+        CHECK(b.qkv_bias == f.qkv_bias);
+        CHECK(b.tie_embeddings == f.tie_embeddings);
+        ++checked;
+    }
+    CHECK(checked >= 9);
+}
+
+TEST_CASE("e2e model config: MoE fixtures and malformed files") {
+    const e2e::model_config mx = fixture("mixtral-8x7b.json");
+    CHECK(mx.is_moe());
+    CHECK(mx.experts == 8);
+    CHECK(mx.experts_per_token == 2);
+    CHECK(mx.expert_intermediate == 14336);
+    CHECK(mx.head_dim == 128);
+    const e2e::model_config qm = fixture("qwen3-30b-a3b.json");
+    CHECK(qm.experts == 128);
+    CHECK(qm.experts_per_token == 8);
+    CHECK(qm.expert_intermediate == 768);
+    CHECK(qm.qk_norm);
+    CHECK(qm.kv_heads == 4);
+    // Mixtral-8x7B has ~46.7 B parameters.
+    CHECK(mx.parameters() == doctest::Approx(46.7e9).epsilon(0.01));
+    CHECK_THROWS_WITH_AS((void)fixture("bad_syntax.json"), doctest::Contains("bad_syntax.json:5: expected ',' or '}'"), load_error);
+    CHECK_THROWS_WITH_AS((void)fixture("unsupported_type.json"), doctest::Contains("got 'deepseek_v3'"), load_error);
+    CHECK_THROWS_WITH_AS((void)fixture("missing.json"), doctest::Contains("missing.json"), load_error);
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config(R"({"hidden_size":4096})", "cfg"), doctest::Contains("num_hidden_layers"), load_error);
+    CHECK_THROWS_WITH_AS((void)e2e::find_model("gpt-5"), doctest::Contains("unknown model 'gpt-5'; known: llama-3-8b"), invalid_argument);
+}
+
+TEST_CASE("e2e workload: the ops of a dense prefill and decode, in framework order") {
+    const auto g = gpu::find_gpu("h100_sxm").numbers;
+    const e2e::model_config m = e2e::find_model("qwen2.5-14b");
+    e2e::deployment d;
+    const std::vector<std::int64_t> prompts{100, 200, 200};
+    const e2e::iteration pre = e2e::prefill_iteration(m, d, g, prompts);
+    CHECK(pre.tokens == 500);
+    std::vector<std::string_view> names;
+    for (const auto& o : pre.ops) names.push_back(o.name);
+    const std::vector<std::string_view> expected{"embedding", "input_norm",   "input_norm_fused", "qkv_proj",  "rope",
+                                                 "attention", "o_proj",       "post_attention_norm", "gate_up_proj",
+                                                 "silu_mul",  "down_proj",    "final_norm",       "lm_head"};
+    CHECK(names == expected);
+    CHECK(find_op(pre, "input_norm")->count == 1);
+    CHECK(find_op(pre, "input_norm_fused")->count == m.layers - 1);
+    CHECK(std::get<e2e::norm_op>(find_op(pre, "input_norm_fused")->problem).fused_add);
+    CHECK(count_of(pre, e2e::op_family::allreduce) == 0);
+    const auto& qkv = std::get<e2e::gemm_op>(find_op(pre, "qkv_proj")->problem);
+    CHECK(qkv.m == 500);
+    CHECK(qkv.n == (40 + 2 * 8) * 128);
+    CHECK(qkv.k == 5120);
+    // LM head: prefill samples only the last token of each request.
+    CHECK(std::get<e2e::gemm_op>(find_op(pre, "lm_head")->problem).m == 3);
+    const auto& attn = std::get<at::attention_problem>(find_op(pre, "attention")->problem);
+    CHECK(attn.stage == at::phase::prefill);
+    CHECK(attn.causal);
+    CHECK(attn.q_tokens() == 500);
+    CHECK(attn.requests.size() == 2);  // the two 200-token prompts are one group
+    CHECK(attn.kernel == at::kernel_impl::fa3);  // SGLang's default on Hopper
+
+    const std::vector<std::int64_t> kv{101, 201, 201};
+    const e2e::iteration dec = e2e::decode_iteration(m, d, g, kv);
+    CHECK(dec.tokens == 3);
+    const auto& da = std::get<at::attention_problem>(find_op(dec, "attention")->problem);
+    CHECK(da.stage == at::phase::decode);
+    CHECK(da.kv_tokens() == 503);
+    CHECK(std::get<e2e::gemm_op>(find_op(dec, "qkv_proj")->problem).m == 3);
+    // TensorRT-LLM applies RoPE inside its attention op.
+    d.fw = e2e::framework::trtllm;
+    CHECK(find_op(e2e::decode_iteration(m, d, g, kv), "rope") == nullptr);
+}
+
+TEST_CASE("e2e workload: TP 2 halves the GEMM work per GPU and adds two all-reduces per layer") {
+    const auto g = gpu::find_gpu("h100_sxm").numbers;
+    const e2e::model_config m = e2e::find_model("llama-3.1-8b");
+    const std::vector<std::int64_t> prompts{512, 1024};
+    e2e::deployment d1, d2;
+    d2.tp = 2;
+    for (bool decode : {false, true}) {
+        CAPTURE(decode);
+        const std::vector<std::int64_t> kv{513, 1025};
+        const e2e::iteration a = decode ? e2e::decode_iteration(m, d1, g, kv) : e2e::prefill_iteration(m, d1, g, prompts);
+        const e2e::iteration b = decode ? e2e::decode_iteration(m, d2, g, kv) : e2e::prefill_iteration(m, d2, g, prompts);
+        CHECK(gemm_flop(b) == doctest::Approx(gemm_flop(a) / 2).epsilon(1e-9));
+        CHECK(count_of(a, e2e::op_family::allreduce) == 0);
+        // Two per layer (after attention and after the MLP) plus the vocab-parallel embedding's.
+        CHECK(count_of(b, e2e::op_family::allreduce) == 2 * m.layers + 1);
+        const auto& ar = std::get<e2e::allreduce_op>(find_op(b, "allreduce")->problem);
+        CHECK(ar.ranks == 2);
+        CHECK(ar.elements == (decode ? 2 : 1536) * m.hidden);
+        const auto& attn = std::get<at::attention_problem>(find_op(b, "attention")->problem);
+        CHECK(attn.heads == 16);
+        CHECK(attn.kv_heads == 4);
+    }
+}
+
+TEST_CASE("e2e workload: query heads must divide by TP; TP above the KV heads replicates them") {
+    const auto g = gpu::find_gpu("h100_sxm").numbers;
+    const e2e::model_config m = e2e::find_model("qwen3-32b");  // 64 query heads, 8 KV heads
+    e2e::deployment d;
+    d.tp = 16;
+    const std::vector<std::int64_t> prompts{64};
+    const e2e::iteration it = e2e::prefill_iteration(m, d, g, prompts);
+    const auto& attn = std::get<at::attention_problem>(find_op(it, "attention")->problem);
+    CHECK(attn.heads == 4);
+    CHECK(attn.kv_heads == 1);
+    // QKV width uses head_dim (128), not hidden / heads (80), and one replicated KV head per GPU.
+    CHECK(std::get<e2e::gemm_op>(find_op(it, "qkv_proj")->problem).n == (4 + 2) * 128);
+    CHECK(std::get<e2e::gemm_op>(find_op(it, "o_proj")->problem).k == 4 * 128);
+    // Qwen3's per-head q / k RMSNorm: one row per token and head.
+    const auto& qn = std::get<e2e::norm_op>(find_op(it, "q_norm")->problem);
+    CHECK(qn.rows == 64 * 4);
+    CHECK(qn.width == 128);
+    CHECK(std::get<e2e::norm_op>(find_op(it, "k_norm")->problem).rows == 64);
+    d.tp = 3;
+    CHECK_THROWS_WITH_AS((void)e2e::prefill_iteration(m, d, g, prompts), doctest::Contains("64 query heads, which do not split over TP 3"),
+                         invalid_argument);
+    d.tp = 12;  // divides 64? no
+    CHECK_THROWS_AS((void)e2e::prefill_iteration(m, d, g, prompts), invalid_argument);
+    const e2e::model_config q14 = e2e::find_model("qwen2.5-14b");  // 40 heads, 8 KV heads
+    d.tp = 20;  // 40 / 20 = 2 heads, 20 > 8 KV heads but not a multiple of them
+    CHECK_THROWS_WITH_AS((void)e2e::prefill_iteration(q14, d, g, prompts), doctest::Contains("not a multiple"), invalid_argument);
+}
+
+TEST_CASE("e2e workload: MoE layers and FP8") {
+    const auto g = gpu::find_gpu("h100_sxm").numbers;
+    const e2e::model_config m = fixture("qwen3-30b-a3b.json");
+    e2e::deployment d;
+    d.tp = 2;
+    const std::vector<std::int64_t> prompts{256};
+    const e2e::iteration it = e2e::prefill_iteration(m, d, g, prompts);
+    const auto& moe = std::get<e2e::moe_op>(find_op(it, "moe")->problem);
+    CHECK(moe.experts == 128);
+    CHECK(moe.top_k == 8);
+    CHECK(moe.intermediate == 384);
+    CHECK(std::get<e2e::gemm_op>(find_op(it, "router")->problem).n == 128);
+    CHECK(find_op(it, "gate_up_proj") == nullptr);
+    // The MoE family does not exist yet: a run is refused, naming it.
+    e2e::kernel_estimator est(g, d.fw, constant_models(), system::builtin_system("h100_sxm"));
+    CHECK_THROWS_WITH_AS(est.require(it), doctest::Contains("moe (needed by moe)"), invalid_argument);
+
+    const e2e::model_config dense = e2e::find_model("llama-3.1-8b");
+    d.tp = 1;
+    d.fp8_weights = true;
+    d.fp8_kv = true;
+    const e2e::iteration f = e2e::prefill_iteration(dense, d, g, prompts);
+    CHECK(find_op(f, "qkv_proj")->family == e2e::op_family::gemm_fp8);
+    CHECK(find_op(f, "lm_head")->family == e2e::op_family::gemm);  // the LM head stays bf16
+    CHECK(count_of(f, e2e::op_family::elementwise) == 1 + dense.layers + 4 * dense.layers);  // embedding, rope, 4 quantizes
+    CHECK(std::get<at::attention_problem>(find_op(f, "attention")->problem).kv_type == at::kv_dtype::fp8);
+}
+
+TEST_CASE("e2e memory: weights, KV cache, and a clear error with what would fit") {
+    const auto h100 = gpu::find_gpu("h100_sxm").numbers;
+    const e2e::model_config m = e2e::find_model("llama-3.1-70b");
+    e2e::deployment d;
+    const std::vector<std::int64_t> prompts(8, 2048);
+    d.tp = 8;
+    const e2e::memory_estimate e = e2e::estimate_memory(m, d, h100, prompts, 128);
+    CHECK(e.fits());
+    CHECK(e.weights == doctest::Approx(m.parameters() * 2 / 8).epsilon(0.02));  // ~17.6 GB per GPU
+    // KV per token per GPU: 80 layers x K,V x 1 KV head x 128 x 2 B.
+    CHECK(e.kv_bytes_per_token == doctest::Approx(80.0 * 2 * 1 * 128 * 2));
+    CHECK(e.kv_tokens == 8 * (2048 + 128));
+    CHECK(e.max_kv_tokens > e.kv_tokens);
+    CHECK(e.max_batch >= 8);
+    d.fp8_kv = true;
+    CHECK(e2e::estimate_memory(m, d, h100, prompts, 128).kv_cache == doctest::Approx(e.kv_cache / 2));
+    d.fp8_kv = false;
+    d.tp = 1;
+    const e2e::memory_estimate one = e2e::estimate_memory(m, d, h100, prompts, 128);
+    CHECK_FALSE(one.fits());
+    CHECK_THROWS_WITH_AS(e2e::require_fit(one, "llama"), doctest::Contains("does not fit in GPU memory"), invalid_argument);
+    CHECK_THROWS_WITH_AS(e2e::require_fit(one, "llama"), doctest::Contains("use more tensor-parallel GPUs"), invalid_argument);
+    // A batch too large for 8 H100s: the error gives the largest batch that fits.
+    d.tp = 8;
+    const std::vector<std::int64_t> many(400, 8192);
+    const e2e::memory_estimate big = e2e::estimate_memory(m, d, h100, many, 128);
+    CHECK_FALSE(big.fits());
+    CHECK(big.max_batch > 0);
+    CHECK(big.max_batch < 400);
+    const std::string at_most = "a batch of at most " + std::to_string(big.max_batch);
+    CHECK_THROWS_WITH_AS(e2e::require_fit(big, "llama"), doctest::Contains(at_most.c_str()), invalid_argument);
+    // The run refuses it too.
+    e2e::kernel_estimator est(h100, d.fw, constant_models(), system::builtin_system("h100_sxm"));
+    e2e::run_request r{m, d, many, 16, true, 0.0};
+    CHECK_THROWS_WITH_AS((void)e2e::run(r, est), doctest::Contains("does not fit"), invalid_argument);
+}
+
+TEST_CASE("e2e run: decode steps never get faster, identical ops are predicted once, overheads add up") {
+    for (const std::string name : {"a100_sxm", "h100_sxm", "l40s", "b200_sxm"}) {
+        CAPTURE(name);
+        const auto g = gpu::find_gpu(name).numbers;
+        e2e::run_request r;
+        r.model = e2e::find_model("qwen2.5-7b");
+        r.deploy.tp = 2;
+        r.prompt_lens = {900, 1500, 311, 2048};
+        r.decode_steps = 40;
+        r.per_iteration_us = 0;
+        e2e::kernel_estimator est(g, r.deploy.fw, constant_models(), system::builtin_system(name));
+        const e2e::run_result res = e2e::run(r, est);
+        REQUIRE(res.decode_step_ms.size() == 40);
+        for (std::size_t s = 1; s < res.decode_step_ms.size(); ++s) CHECK(res.decode_step_ms[s] >= res.decode_step_ms[s - 1]);
+        CHECK(res.decode_step_ms.back() > res.decode_step_ms.front());  // the KV grew by 40 tokens per request
+        const double sum = std::accumulate(res.decode_step_ms.begin(), res.decode_step_ms.end(), 0.0);
+        CHECK(res.total_ms == doctest::Approx(res.prefill_ms + sum));
+        CHECK(res.decode_median_ms >= res.decode_step_ms.front());
+        CHECK(res.decode_median_ms <= res.decode_step_ms.back());
+        // Per decode step only the attention is new (plus nothing else): about 2 x ops + 40 distinct attentions.
+        CHECK(res.evaluations <= 2 * res.prefill.ops.size() + 40);
+        CHECK(res.memo_hits > 0);
+        // Overheads: per-iteration host work (0 here) plus launch gaps.
+        CHECK(res.prefill.overhead_us > 0);
+        CHECK(res.prefill.launches == std::accumulate(res.prefill.ops.begin(), res.prefill.ops.end(), std::int64_t{0},
+                                                      [](std::int64_t a, const e2e::op_time& o) { return a + o.count; }));
+        double fam = 0;
+        for (double x : res.prefill.family_us) fam += x;
+        CHECK(fam == doctest::Approx(res.prefill.kernel_us));
+        // With host work per iteration, each iteration grows by exactly that.
+        e2e::run_request r2 = r;
+        r2.per_iteration_us = 1500;
+        e2e::kernel_estimator est2(g, r.deploy.fw, constant_models(), system::builtin_system(name));
+        const e2e::run_result res2 = e2e::run(r2, est2);
+        CHECK(res2.decode_median_ms == doctest::Approx(res.decode_median_ms + 1.5));
+        CHECK(res2.prefill_ms == doctest::Approx(res.prefill_ms + 1.5));
+    }
+}
+
+TEST_CASE("e2e run: every catalogue GPU runs from its spec alone") {
+    for (const auto& g : gpu::all_gpus()) {
+        CAPTURE(g.name);
+        e2e::run_request r;
+        r.model = e2e::find_model("llama-3.1-8b");
+        r.prompt_lens = {700, 1200};
+        r.decode_steps = 3;
+        r.check_memory = false;  // small boards (L4) hold the model but not necessarily the reserve
+        e2e::kernel_estimator est(g.numbers, r.deploy.fw, constant_models());
+        const e2e::run_result res = e2e::run(r, est);
+        CHECK(res.prefill_ms > 0);
+        CHECK(std::isfinite(res.total_ms));
+        CHECK(res.decode_median_ms > 0);
+    }
+}
+
+TEST_CASE("e2e run: a family without a model is refused with its name, never guessed") {
+    const auto g = gpu::find_gpu("h100_sxm").numbers;
+    e2e::family_models m = constant_models();
+    m.rmsnorm.reset();
+    e2e::kernel_estimator est(g, e2e::framework::sglang, m);
+    e2e::run_request r;
+    r.model = e2e::find_model("llama-3.1-8b");
+    r.prompt_lens = {128};
+    r.decode_steps = 2;
+    CHECK_THROWS_WITH_AS((void)e2e::run(r, est), doctest::Contains("rmsnorm (needed by input_norm, input_norm_fused"), invalid_argument);
+    // TP > 1 without a system for the all-reduce.
+    r.deploy.tp = 2;
+    e2e::kernel_estimator no_node(g, e2e::framework::sglang, constant_models());
+    CHECK_THROWS_WITH_AS((void)e2e::run(r, no_node), doctest::Contains("allreduce"), invalid_argument);
+    // Bad input.
+    r.deploy.tp = 1;
+    r.prompt_lens = {128, 0};
+    CHECK_THROWS_WITH_AS((void)e2e::run(r, est), doctest::Contains("prompt length of request 1 must be in 1..2^24, got 0"), invalid_argument);
+    r.prompt_lens = {200000};
+    CHECK_THROWS_WITH_AS((void)e2e::run(r, est), doctest::Contains("beyond the 131072 positions"), invalid_argument);
+    CHECK_THROWS_WITH_AS((void)e2e::parse_framework("tgi"), doctest::Contains("unknown framework 'tgi'"), invalid_argument);
+}
+
+TEST_CASE("e2e median") {
+    CHECK(e2e::median({}) == 0.0);
+    CHECK(e2e::median({3.0, 1.0, 2.0}) == 2.0);
+    CHECK(e2e::median({4.0, 1.0, 3.0, 2.0}) == 2.5);
+}
