@@ -63,6 +63,15 @@ inline constexpr std::array<builtin_node, 22> builtin_nodes{{
         if (n.gpu != g.name) continue;
         system_spec s = make_system(g.name, g.numbers, n.gpus_per_node, n.wiring);
         s.source = std::string(n.source);
+        if (g.name == "l40s") {
+            // The L40S node of the aiconfigurator data: 2-GPU collectives run at PCIe speed (SGLang's P2P custom
+            // all-reduce works; nccl-tests bus bandwidth ~20 GB/s), while 4- and 8-GPU ones reach only 5 and
+            // 2 GB/s bus bandwidth, i.e. 9-12 GB/s shared through the host: GPUs in P2P pairs, the rest via
+            // the CPU. 16 GB/s keeps the analytical time a lower bound.
+            s.p2p_group_size = 2;
+            s.host_bridge_gbps = 16.0;
+            s.source += "; P2P in pairs, 16 GB/s host bridge (from the node's nccl-tests bus bandwidth)";
+        }
         return s;
     }
     synperf::detail::report_error("system: no built-in system for GPU '" + g.name +

@@ -6,6 +6,7 @@
 /// is a property of the board or server, not of the chip (the same L40S sits on PCIe boards, the same
 /// H100 in 8-GPU NVSwitch servers and in 4-GPU boards with direct NVLink). Collective models read only
 /// the numbers here.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <string_view>
@@ -59,6 +60,8 @@ struct system_spec {
     double nvlink_latency_us = nvlink_hop_us;  ///< one hop over NVLink (flag handshake)
     double pcie_latency_us = pcie_hop_us;      ///< one hop over PCIe
     bool in_switch_reduction = false;  ///< NVLink SHARP (NVLS): the switch reduces (NVSwitch gen 3+, Hopper and later)
+    int p2p_group_size = 0;          ///< PCIe: GPUs that reach each other peer-to-peer (one switch); 0 = the whole node
+    double host_bridge_gbps = 0;     ///< PCIe: total bandwidth between P2P groups through the host, shared by the node
     std::string source;              ///< where the numbers come from
 
     /// True when `n` GPUs of this node talk over NVLink only (no PCIe hop).
@@ -75,7 +78,16 @@ struct system_spec {
     /// slowest link: NVSwitch gives the GPU's full NVLink bandwidth to any set of peers; a direct mesh
     /// gives the links to the n - 1 peers in use (n - 1 of gpus_per_node - 1 bundles); pairwise NVLink
     /// and PCIe rings are limited by PCIe once they leave a pair.
+    /// When a PCIe collective spans several P2P groups, its traffic between groups shares the host bridge:
+    /// a ring then moves (n - 1) x bytes through it, i.e. 2 x host_bridge_gbps / n per GPU.
     [[nodiscard]] constexpr double collective_gbps(int n) const noexcept {
+        const double link = direct_gbps(n);
+        if (p2p_group_size > 0 && n > p2p_group_size && host_bridge_gbps > 0)
+            return std::min(link, 2.0 * host_bridge_gbps / double(n));
+        return link;
+    }
+    /// The same without the host bridge: the slowest direct link.
+    [[nodiscard]] constexpr double direct_gbps(int n) const noexcept {
         switch (wiring) {
             case topology::nvswitch: return nvlink_gbps;
             case topology::nvlink_mesh:
@@ -108,6 +120,11 @@ inline const system_spec& validate(const system_spec& s) {
         !std::isfinite(s.pcie_latency_us))
         bad("link latencies must be > 0");
     if (s.in_switch_reduction && s.wiring != topology::nvswitch) bad("in_switch_reduction needs topology nvswitch");
+    if (s.p2p_group_size < 0 || s.p2p_group_size > s.gpus_per_node)
+        bad("p2p_group_size must be in 0..gpus_per_node, got " + std::to_string(s.p2p_group_size));
+    if (!(s.host_bridge_gbps >= 0) || !std::isfinite(s.host_bridge_gbps))
+        bad("host_bridge_gbps must be >= 0, got " + std::to_string(s.host_bridge_gbps));
+    if (s.p2p_group_size > 0 && !(s.host_bridge_gbps > 0)) bad("p2p_group_size needs host_bridge_gbps > 0");
     if (s.wiring == topology::nvlink_pairwise && s.gpus_per_node % 2 != 0)
         bad("nvlink_pairwise needs an even gpus_per_node, got " + std::to_string(s.gpus_per_node));
     return s;
