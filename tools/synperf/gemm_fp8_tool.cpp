@@ -36,7 +36,7 @@ std::vector<sample> load_gemm_fp8(const std::filesystem::path& dir, const data::
         sample& s = out[i];
         s.gpu = r.gpu;
         s.framework = "vllm";
-        s.kernel = p.kernels.front().name;
+        s.kernel = "cutlass_scaled_mm";
         s.features = std::move(p.features);
         s.theoretical_us = p.theoretical_us;
         s.level = 0;

@@ -307,9 +307,12 @@ struct gemm_fp8 {
         synperf::detail::report_error("gemm_fp8: unknown framework '" + std::string(framework) + "'; known: vllm");
     }
 
-    static constexpr std::array<std::string_view, 27> feature_names{
-        "tensor_all_cycle", "tensor_sm_max_cycle", "smem_sm_max_cycle", "l2_all_cycle", "l2_sm_max_cycle",
-        "dram_cycle", "cold_weight_cycle", "footprint_dram_cycle", "dram_refetch_cycle", "l2_resident_cycle",
+    /// No L2-bandwidth cycles: the train GPUs (h20, h800) have the same measured L2 bandwidth, so a model
+    /// cannot learn how they scale with it; L2 traffic enters as per-SM bytes (smem_sm_max_cycle is the
+    /// busiest SM's tile loads at a fixed 128 B/clk) and as DRAM-refetch cycles.
+    static constexpr std::array<std::string_view, 24> feature_names{
+        "tensor_all_cycle", "tensor_sm_max_cycle", "smem_sm_max_cycle",
+        "dram_cycle", "cold_weight_cycle", "footprint_dram_cycle", "dram_refetch_cycle",
         "theoretical_us", "waves", "wave_efficiency", "k_iterations", "tile_m", "tile_n", "tile_k", "cluster_ctas",
         "swap_ab", "persistent", "cooperative", "work_units", "grid_ctas", "footprint_over_l2", "m", "n", "k"};
     static constexpr std::size_t feature_count = feature_names.size();
@@ -399,13 +402,10 @@ struct gemm_fp8 {
         return {m.all.tensor,
                 m.sm_max.tensor,
                 m.sm_max.smem,
-                m.all.l2,
-                m.sm_max.l2,
                 m.compulsory_dram_cycles,
                 plan.weight_bytes / dram_clk,
                 plan.footprint_bytes / dram_clk,
                 plan.refetch_bytes / dram_clk,
-                m.resident_l2_cycles,
                 features::cycles_to_us(m.theoretical_cycles, g),
                 waves,
                 double(c.work_units) / (waves * slots),
