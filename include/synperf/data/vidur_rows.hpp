@@ -46,8 +46,8 @@ inline void read_vidur_file(const std::filesystem::path& file, const std::string
     const std::size_t c_tokens = t.column("num_tokens"), c_tp = t.column("num_tensor_parallel_workers"),
                       c_head = t.column("n_head"), c_kv = t.column("n_kv_head"), c_embd = t.column("n_embd"),
                       c_exp = t.column("n_expanded_embd"), c_vocab = t.column("vocab_size"), c_gated = t.column("use_gated_mlp");
-    std::array<std::size_t, vidur_ops.size()> c_ops{};
-    for (std::size_t i = 0; i < vidur_ops.size(); ++i) c_ops[i] = t.column("time_stats." + std::string(vidur_ops[i]) + ".median");
+    // Non-gated models have no post-attention norm column; their rows are left out before it is needed.
+    const auto op_column = [&](std::size_t i) { return t.column("time_stats." + std::string(vidur_ops[i]) + ".median"); };
     std::string model = file.filename().string();
     if (model.ends_with("__mlp.csv")) model.resize(model.size() - 9);
     for (std::size_t r = 0; r < t.rows(); ++r) {
@@ -74,11 +74,12 @@ inline void read_vidur_file(const std::filesystem::path& file, const std::string
                              "expected heads, kv heads, n_expanded_embd and vocab_size divisible by num_tensor_parallel_workers = " +
                                  std::to_string(v.tp) + " and n_embd divisible by n_head");
         for (std::size_t i = 0; i < vidur_ops.size(); ++i) {
-            const double ms = t.number(r, c_ops[i]);
+            const std::size_t c = op_column(i);
+            const double ms = t.number(r, c);
             if (!(ms > 0))
                 throw load_error(file.string(), t.line(r), 0,
                                  "column 'time_stats." + std::string(vidur_ops[i]) + ".median': expected > 0, got " +
-                                     std::string(t.field(r, c_ops[i])));
+                                     std::string(t.field(r, c)));
             v.median_us[i] = ms * 1e3;
         }
         v.gated = true;

@@ -75,55 +75,63 @@ struct plan {
 };
 
 /// Names of the features every memory-bound family starts with.
-inline constexpr std::array<std::string_view, 20> common_feature_names{
-    "dram_cycle", "stream_dram_cycle", "l2_resident_cycle", "l2_all_cycle", "l2_sm_max_cycle", "dram_sm_max_cycle",
-    "fma_all_cycle", "fma_sm_max_cycle", "xu_all_cycle", "xu_sm_max_cycle", "theoretical_us", "waves",
-    "ctas_per_sm", "busy_sm_fraction", "memory_rounds", "accesses_per_thread", "threads_per_cta", "vector_bytes",
-    "footprint_over_l2", "kernels"};
+inline constexpr std::array<std::string_view, 14> common_feature_names{
+    "theoretical_us", "dram_over_bound", "stream_over_bound", "l2_resident_over_bound", "l2_sm_max_over_bound",
+    "fma_over_bound", "xu_over_bound", "latency_over_bound", "accesses_per_thread", "waves", "busy_sm_fraction",
+    "vector_bytes", "footprint_over_l2", "kernels"};
 
-/// The common features, summed over the op's kernels (rounds and accesses of the main kernel dominate,
-/// so they are summed too: each kernel's latency chain adds to the op's time).
+/// Nominal round trip of a global access that misses L1, in SM clock cycles (about 500-700 on A100, A40 and
+/// H100 class GPUs); only a scale for `latency_over_bound`, the model learns the rest.
+inline constexpr double nominal_memory_latency_cycles = 600.0;
+
+/// The common features, over the op's kernels (cycle counts are summed, then divided by the op's lower
+/// bound, so that every one is a ratio to the GPU's own capacities and transfers to an unseen GPU).
 ///
-/// - `dram_cycle`, `l2_resident_cycle`: the lower bound's two memory terms; `stream_dram_cycle`: the whole
-///   footprint at DRAM bandwidth (what a cold run pays).
-/// - `memory_rounds`: the busiest SM's requested bytes over what its resident threads move per access
-///   round, i.e. the dependent memory round trips a thread makes; times the memory latency, a bound for
-///   grids too small or accesses too narrow to cover the latency.
+/// - `dram_over_bound`, `l2_resident_over_bound`: the lower bound's two memory terms; `stream_over_bound`:
+///   the whole footprint at DRAM bandwidth (what a cold run pays); `l2_sm_max_over_bound`, `fma_over_bound`,
+///   `xu_over_bound`: the busiest SM's requested L2 bytes, FMA and XU work at its own rates.
+/// - memory rounds: the busiest SM's requested bytes over what its resident threads move per access
+///   round, i.e. the dependent memory round trips a thread makes; times a nominal memory latency, a bound
+///   for grids too small or accesses too narrow to cover the latency (`latency_over_bound`).
 [[nodiscard]] inline std::array<double, common_feature_names.size()> common_features(
     const plan& pl, std::span<const features::kernel_features> kf, const gpu::gpu_numbers& g) {
     std::array<double, common_feature_names.size()> f{};
     const double sms = g.sm_count;
     const double l2_per_sm = g.l2_bytes_per_clk() / sms;
-    double bound = 0;
+    double bound = 0, dram = 0, resident_l2 = 0, l2_max = 0, fma = 0, xu = 0, rounds = 0, accesses = 0;
     for (std::size_t i = 0; i < kf.size() && i < pl.shapes.size(); ++i) {
         const features::kernel_features& k = kf[i];
         const launch_shape& s = pl.shapes[i];
-        f[0] += k.compulsory_dram_cycles;
-        f[2] += k.resident_l2_cycles;
-        f[3] += k.all.l2;
-        f[4] += k.sm_max.l2;
-        f[5] += k.sm_max.dram;
-        f[6] += k.all.fma;
-        f[7] += k.sm_max.fma;
-        f[8] += k.all.xu;
-        f[9] += k.sm_max.xu;
         bound += k.theoretical_cycles;
+        dram += k.compulsory_dram_cycles;
+        resident_l2 += k.resident_l2_cycles;
+        l2_max += k.sm_max.l2;
+        fma += k.sm_max.fma;
+        xu += k.sm_max.xu;
         const double busiest_bytes = k.sm_max.l2 * l2_per_sm;
-        const double per_round = double(std::max(k.slots_per_sm, 1)) * s.threads * s.vector_bytes;
-        f[14] += per_round > 0 ? busiest_bytes / per_round : 0.0;
-        f[15] += s.accesses_per_thread;
+        // CTAs resident together on the busiest SM: its share of the grid, at most the occupancy.
+        const double resident = std::min(double(std::max(k.slots_per_sm, 1)), std::ceil(double(s.ctas) / sms));
+        const double per_round = resident * s.threads * s.vector_bytes;
+        rounds += per_round > 0 ? busiest_bytes / per_round : 0.0;
+        accesses += s.accesses_per_thread;
     }
-    f[1] = pl.footprint_bytes / g.dram_bytes_per_clk();
-    f[10] = features::cycles_to_us(bound, g);
+    const double b = bound > 0 ? bound : 1.0;
+    f[0] = features::cycles_to_us(bound, g);
+    f[1] = dram / b;
+    f[2] = pl.footprint_bytes / g.dram_bytes_per_clk() / b;
+    f[3] = resident_l2 / b;
+    f[4] = l2_max / b;
+    f[5] = fma / b;
+    f[6] = xu / b;
+    f[7] = rounds * nominal_memory_latency_cycles / b;
+    f[8] = accesses;
     if (!kf.empty() && !pl.shapes.empty()) {
-        f[11] = kf[0].waves;
-        f[12] = double(kf[0].slots_per_sm);
-        f[13] = double(kf[0].busy_sms) / sms;
-        f[16] = double(pl.shapes[0].threads);
-        f[17] = double(pl.shapes[0].vector_bytes);
+        f[9] = kf[0].waves;
+        f[10] = double(kf[0].busy_sms) / sms;
+        f[11] = double(pl.shapes[0].vector_bytes);
     }
-    f[18] = pl.footprint_bytes / g.l2_bytes;
-    f[19] = double(pl.kernels.size());
+    f[12] = pl.footprint_bytes / g.l2_bytes;
+    f[13] = double(pl.kernels.size());
     return f;
 }
 

@@ -112,7 +112,7 @@ struct rmsnorm {
     }
 
     static constexpr auto feature_names = memory_bound::join_names(
-        memory_bound::common_feature_names, std::array<std::string_view, 3>{"tokens", "hidden", "fused_add"});
+        memory_bound::common_feature_names, std::array<std::string_view, 1>{"fused_add"});
     static constexpr std::size_t feature_count = feature_names.size();
 
     /// One CTA per token: always the hardware block scheduler.
@@ -151,12 +151,13 @@ struct rmsnorm {
         return out;
     }
 
-    /// Model inputs: the common memory-bound features, then the shape.
+    /// Model inputs: the common memory-bound features, then the variant. Token count and hidden size enter
+    /// only through the work they make, so the model sees no absolute size it could tie to one GPU.
     static std::array<double, feature_count> features(const rmsnorm_problem& p, const memory_bound::plan& pl,
                                                       std::span<const features::kernel_features> kf,
                                                       const gpu::gpu_numbers& g) {
         return memory_bound::join(memory_bound::common_features(pl, kf, g),
-                                  std::array<double, 3>{double(p.tokens), double(p.hidden), p.fused_add ? 1.0 : 0.0});
+                                  std::array<double, 1>{p.fused_add ? 1.0 : 0.0});
     }
 };
 

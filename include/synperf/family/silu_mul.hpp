@@ -85,7 +85,7 @@ struct silu_mul {
     }
 
     static constexpr auto feature_names = memory_bound::join_names(memory_bound::common_feature_names,
-                                                                   std::array<std::string_view, 2>{"tokens", "d"});
+                                                                   std::array<std::string_view, 0>{});
     static constexpr std::size_t feature_count = feature_names.size();
 
     /// One CTA per token: always the hardware block scheduler.
@@ -123,11 +123,11 @@ struct silu_mul {
         return out;
     }
 
-    /// Model inputs: the common memory-bound features, then the shape.
-    static std::array<double, feature_count> features(const silu_mul_problem& p, const memory_bound::plan& pl,
+    /// Model inputs: the common memory-bound features (the shape enters only through the work it makes).
+    static std::array<double, feature_count> features(const silu_mul_problem&, const memory_bound::plan& pl,
                                                       std::span<const features::kernel_features> kf,
                                                       const gpu::gpu_numbers& g) {
-        return memory_bound::join(memory_bound::common_features(pl, kf, g), std::array<double, 2>{double(p.tokens), double(p.d)});
+        return memory_bound::join(memory_bound::common_features(pl, kf, g), std::array<double, 0>{});
     }
 };
 
