@@ -6,3 +6,7 @@
 #include "synperf/data/data_dir.hpp"
 #include "synperf/data/protocol.hpp"
 #include "synperf/data/gemm_rows.hpp"
+#include "synperf/data/elementwise_rows.hpp"
+#include "synperf/data/rmsnorm_rows.hpp"
+#include "synperf/data/silu_mul_rows.hpp"
+#include "synperf/data/vidur_rows.hpp"

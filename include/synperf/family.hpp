@@ -4,4 +4,8 @@
 
 #include "synperf/family/attention.hpp"
 #include "synperf/family/concept.hpp"
+#include "synperf/family/elementwise.hpp"
 #include "synperf/family/gemm.hpp"
+#include "synperf/family/memory_bound.hpp"
+#include "synperf/family/rmsnorm.hpp"
+#include "synperf/family/silu_mul.hpp"
