@@ -73,6 +73,8 @@ void add_gpus_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
+void add_e2e_command(CLI::App& app);
 void add_predict_attention_command(CLI::App& predict);
+void add_predict_allreduce_command(CLI::App& predict);
 
 }  // namespace synperf::cli

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
     synperf::cli::add_predict_command(app);
     synperf::cli::add_train_command(app);
     synperf::cli::add_eval_command(app);
+    synperf::cli::add_e2e_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# End-to-end checks of `synperf e2e`. Usage: e2e_cli_test.sh <synperf> <source-dir> <work-dir> <case>
+# Exit 77 = skipped (no measured data, or a family without shipped weights in this build); the message says why.
+set -uo pipefail
+synperf="$1" src="$2" work="$3" case="$4"
+mkdir -p "$work"
+data="${SYNPERF_DATA:-$src/../shared/data}"
+
+fail() { echo "FAIL: $*"; exit 1; }
+# expect_error <regex> <args...>: the command must exit non-zero and print the regex on stderr.
+expect_error() {
+  local pattern="$1"; shift
+  local out; out="$("$synperf" "$@" 2>&1)"; local rc=$?
+  [[ $rc -ne 0 ]] || fail "'$*' exited 0"
+  grep -Eq "$pattern" <<<"$out" || fail "'$*' printed '$out', expected /$pattern/"
+  echo "ok: $* -> $out"
+}
+# skip_without_weights <output>: a run refused for want of a family's weights is skipped, not failed.
+skip_without_weights() {
+  if grep -q "no trained weights for the" <<<"$1"; then echo "SKIPPED: $1"; exit 77; fi
+}
+
+case "$case" in
+  e2e_bad_input)
+    expect_error "unknown model 'gpt-9'; known: llama-3-8b" e2e --model gpt-9 --gpu h100_sxm --prompt-lens 100
+    expect_error "64 query heads, which do not split over TP 3" e2e --model qwen3-32b --gpu h100_sxm --tp 3 --prompt-lens 100
+    expect_error "does not fit in GPU memory: needs .* but the GPU has .*; the weights alone leave no room" \
+      e2e --model llama-3.1-70b --gpu h100_sxm --tp 1 --prompt-lens 100 --decode-steps 4
+    expect_error "a batch of at most [0-9]+ requests" \
+      e2e --model llama-3.1-8b --gpu l4 --batch 64 --prompt-len 4096 --decode-steps 128
+    expect_error "moe \(needed by moe\)" e2e --model "$src/test/data/e2e/mixtral-8x7b.json" --gpu h100_sxm --tp 2 --prompt-lens 100
+    expect_error "bad_syntax.json:5: expected ',' or '\}'" e2e --model "$src/test/data/e2e/bad_syntax.json" --gpu h100_sxm --prompt-lens 1
+    expect_error "prompt length of request 1 must be in 1..2\^24, got 0" e2e --model qwen2.5-14b --gpu h100_sxm --prompt-lens 100,0
+    expect_error "give --prompt-lens, or --batch and --prompt-len" e2e --model qwen2.5-14b --gpu h100_sxm;;
+  e2e_predict)
+    out="$("$synperf" e2e --model qwen2.5-14b --gpu h800 --framework sglang --attention flashinfer \
+            --prompt-lens 2648,3740,3761 --decode-steps 5 --json 2>&1)"; rc=$?
+    [[ $rc -eq 0 ]] || { skip_without_weights "$out"; fail "e2e: $out"; }
+    for key in prefill_ms decode_median_ms decode_step_ms total_ms memory_gb breakdown families_ms; do
+      grep -q "\"$key\"" <<<"$out" || fail "no $key in $out"
+    done
+    # A config.json path gives the same run as the built-in name.
+    cfg="$data/pipeweave/models/Qwen2.5-14B.json"
+    if [[ -f "$cfg" ]]; then
+      a="$("$synperf" e2e --model qwen2.5-14b --gpu h800 --prompt-lens 1000 --decode-steps 2 --json | grep '"total_ms"' | tail -1)"
+      b="$("$synperf" e2e --model "$cfg" --gpu h800 --prompt-lens 1000 --decode-steps 2 --json | grep '"total_ms"' | tail -1)"
+      [[ "$a" == "$b" ]] || fail "config.json path and built-in name differ: $a vs $b"
+    fi
+    "$synperf" e2e --model llama-3.1-70b --gpu h20 --tp 8 --batch 4 --prompt-len 1000 --decode-steps 3 | grep -q "decode step median" \
+      || fail "human-readable table";;
+  e2e_dev_set)
+    [[ -f "$data/e2e_dev.json" ]] || { echo "SKIPPED: no $data/e2e_dev.json (set SYNPERF_DATA)"; exit 77; }
+    out="$("$synperf" e2e --dev-set "$data/e2e_dev.json" 2>&1)"; rc=$?
+    [[ $rc -eq 0 ]] || { skip_without_weights "$out"; fail "dev set: $out"; }
+    echo "$out"
+    [[ "$(grep -c '%' <<<"$out")" -ge 3 ]] || fail "expected one row per case";;
+  *) fail "unknown case $case";;
+esac

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: Apache-2.0
+// `synperf e2e`: end-to-end latency of a static batch (prefill, every decode step, total) of an LLM on a
+// GPU under a serving framework; `--dev-set FILE` compares against measured runs (e2e_dev.json).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <synperf/e2e.hpp>
+#include <synperf/e2e/shipped_models.hpp>
+#include <synperf/mlp/format.hpp>
+#include <synperf/system/catalogue.hpp>
+
+#include "synperf/common.hpp"
+
+namespace synperf::cli {
+namespace {
+
+namespace at = family::attention;
+
+struct e2e_options {
+    gpu_choice gpu;
+    std::string model;
+    int tp = 1;
+    std::string framework = "sglang";
+    std::string attention = "auto";
+    std::vector<std::int64_t> prompt_lens;
+    std::int64_t batch = 0, prompt_len = 0;
+    std::int64_t decode_steps = 0;
+    bool fp8_weights = false, fp8_kv = false, no_cuda_graph = false, no_memory_check = false;
+    std::optional<double> iteration_overhead_us;
+    std::string dev_set;
+    bool json = false;
+};
+
+/// The shipped models, completed by models/<family>.mlp files for families whose weights are not embedded.
+e2e::family_models load_models() {
+    e2e::family_models m = e2e::shipped_models();
+    const auto fill = [](std::shared_ptr<const mlp::network>& slot, const std::string& family) {
+        if (slot) return;
+        const std::filesystem::path p = model_path(family, false);
+        if (std::filesystem::exists(p)) slot = std::make_shared<const mlp::network>(mlp::load_mlp(p.string()));
+    };
+    fill(m.gemm, "gemm");
+    fill(m.gemm_fp8, "gemm_fp8");
+    fill(m.attention_prefill, "attention_prefill");
+    fill(m.attention_decode, "attention_decode");
+    fill(m.rmsnorm, "rmsnorm");
+    fill(m.silu_mul, "silu_mul");
+    fill(m.elementwise, "elementwise");
+    fill(m.allreduce, "allreduce");
+    return m;
+}
+
+/// The node collectives run on: the catalogue GPU's built-in system, or an 8-GPU NVSwitch (NVLink) / PCIe
+/// node built from a spec file's numbers.
+system::system_spec node_for(const gpu::runtime_gpu& g, bool from_catalogue) {
+    if (from_catalogue) return system::builtin_system(g.name);
+    return system::make_system(g.name, g.numbers, 8, g.numbers.nvlink_gbps > 0 ? system::topology::nvswitch : system::topology::pcie);
+}
+
+at::kernel_impl parse_attention(const std::string& s) {
+    if (s == "auto") return at::kernel_impl::automatic;
+    if (s == "fa2") return at::kernel_impl::flashinfer;  // the dev set's name for FlashInfer's FA2-style path
+    return at::parse_kernel(s);
+}
+
+const char* family_label(e2e::op_family f) { return e2e::to_string(f).data(); }
+
+nlohmann::json breakdown_json(const e2e::iteration_time& t) {
+    nlohmann::json fam = nlohmann::json::object();
+    for (std::size_t i = 0; i < e2e::op_family_count; ++i)
+        if (t.family_launches[i] > 0) fam[family_label(e2e::op_family(i))] = t.family_us[i] * 1e-3;
+    nlohmann::json ops = nlohmann::json::array();
+    for (const auto& o : t.ops)
+        ops.push_back({{"op", std::string(o.name)}, {"family", family_label(o.family)}, {"count", o.count},
+                       {"latency_us", o.latency_us}, {"total_ms", o.total_us() * 1e-3}});
+    return {{"total_ms", t.total_us() * 1e-3}, {"kernels_ms", t.kernel_us * 1e-3}, {"overhead_ms", t.overhead_us * 1e-3},
+            {"launches", t.launches}, {"families_ms", fam}, {"ops", ops}};
+}
+
+nlohmann::json memory_json(const e2e::memory_estimate& m) {
+    return {{"total_gb", m.total / 1e9},       {"weights_gb", m.weights / 1e9},   {"kv_cache_gb", m.kv_cache / 1e9},
+            {"activations_gb", m.activations / 1e9}, {"reserve_gb", m.reserve / 1e9}, {"capacity_gb", m.capacity / 1e9},
+            {"kv_tokens", m.kv_tokens},        {"max_kv_tokens", m.max_kv_tokens}, {"max_batch", m.max_batch}};
+}
+
+void print_breakdown(const char* title, const e2e::iteration_time& t) {
+    fmt::print("\n{} ({:.3f} ms: kernels {:.3f} ms, overheads {:.3f} ms, {} launches)\n", title, t.total_us() * 1e-3,
+               t.kernel_us * 1e-3, t.overhead_us * 1e-3, t.launches);
+    fmt::print("  {:<22} {:<18} {:>6} {:>12} {:>11} {:>6}\n", "op", "family", "count", "each (us)", "total (ms)", "share");
+    for (const auto& o : t.ops)
+        fmt::print("  {:<22} {:<18} {:>6} {:>12.2f} {:>11.3f} {:>5.1f}%\n", o.name, family_label(o.family), o.count, o.latency_us,
+                   o.total_us() * 1e-3, 100.0 * o.total_us() / t.total_us());
+    fmt::print("  {:<22} {:<18} {:>6} {:>12} {:>11.3f} {:>5.1f}%\n", "(overheads)", "", "", "", t.overhead_us * 1e-3,
+               100.0 * t.overhead_us / t.total_us());
+}
+
+struct prepared {
+    gpu::runtime_gpu gpu;
+    e2e::run_request request;
+    bool from_catalogue = true;  ///< a catalogue GPU (else a spec file: its node is built from its numbers)
+};
+
+e2e::run_result predict(const prepared& p, const e2e::family_models& models) {
+    std::optional<system::system_spec> node;
+    if (p.request.deploy.tp > 1) node = node_for(p.gpu, p.from_catalogue);
+    e2e::kernel_estimator est(p.gpu.numbers, p.request.deploy.fw, models, node);
+    return e2e::run(p.request, est);
+}
+
+void run_single(const e2e_options& o) {
+    if (o.model.empty()) throw invalid_argument("synperf: e2e: --model is required (a built-in name or a config.json path)");
+    prepared p{o.gpu.resolve(), {}, o.gpu.spec_file.empty()};
+    e2e::run_request& r = p.request;
+    r.model = e2e::resolve_model(o.model);
+    r.deploy.tp = o.tp;
+    r.deploy.fw = e2e::parse_framework(o.framework);
+    r.deploy.attention = parse_attention(o.attention);
+    r.deploy.fp8_weights = o.fp8_weights;
+    r.deploy.fp8_kv = o.fp8_kv;
+    r.deploy.cuda_graph_decode = !o.no_cuda_graph;
+    r.check_memory = !o.no_memory_check;
+    if (o.iteration_overhead_us) r.per_iteration_us = *o.iteration_overhead_us;
+    if (!o.prompt_lens.empty() && (o.batch != 0 || o.prompt_len != 0))
+        throw invalid_argument("synperf: e2e: give either --prompt-lens or --batch/--prompt-len, not both");
+    if (!o.prompt_lens.empty()) {
+        r.prompt_lens = o.prompt_lens;
+    } else {
+        if (o.batch <= 0 || o.prompt_len <= 0)
+            throw invalid_argument("synperf: e2e: give --prompt-lens, or --batch and --prompt-len > 0 (got " + std::to_string(o.batch) +
+                                   " and " + std::to_string(o.prompt_len) + ")");
+        r.prompt_lens.assign(std::size_t(o.batch), o.prompt_len);
+    }
+    r.decode_steps = o.decode_steps;
+    const e2e::run_result res = predict(p, load_models());
+    const at::kernel_impl attn = r.deploy.attention == at::kernel_impl::automatic ? e2e::default_attention(r.deploy.fw, p.gpu.numbers)
+                                                                                  : r.deploy.attention;
+    if (o.json) {
+        const nlohmann::json out{{"model", r.model.name},
+                                 {"model_source", r.model.source},
+                                 {"gpu", p.gpu.name},
+                                 {"tp", r.deploy.tp},
+                                 {"framework", o.framework},
+                                 {"attention", std::string(at::to_string(attn))},
+                                 {"fp8_weights", r.deploy.fp8_weights},
+                                 {"fp8_kv", r.deploy.fp8_kv},
+                                 {"cuda_graph_decode", r.deploy.cuda_graph_decode},
+                                 {"requests", r.prompt_lens.size()},
+                                 {"prompt_tokens", std::accumulate(r.prompt_lens.begin(), r.prompt_lens.end(), std::int64_t{0})},
+                                 {"decode_steps", r.decode_steps},
+                                 {"prefill_ms", res.prefill_ms},
+                                 {"decode_median_ms", res.decode_median_ms},
+                                 {"decode_step_ms", res.decode_step_ms},
+                                 {"total_ms", res.total_ms},
+                                 {"memory_gb", res.memory.total / 1e9},
+                                 {"memory", memory_json(res.memory)},
+                                 {"breakdown", {{"prefill", breakdown_json(res.prefill)},
+                                                {"decode_step", r.decode_steps > 0 ? breakdown_json(res.first_decode) : nlohmann::json()}}},
+                                 {"distinct_ops_predicted", res.evaluations}};
+        fmt::print("{}\n", out.dump(2));
+        return;
+    }
+    std::int64_t tokens = 0;
+    for (auto x : r.prompt_lens) tokens += x;
+    fmt::print("{} on {} ({}), TP {}, {} (attention {}){}{}{}\n", r.model.name, p.gpu.name, p.gpu.display_name, r.deploy.tp, o.framework,
+               at::to_string(attn), r.deploy.fp8_weights ? ", FP8 weights" : "", r.deploy.fp8_kv ? ", FP8 KV cache" : "",
+               r.deploy.cuda_graph_decode ? "" : ", decode without CUDA graphs");
+    fmt::print("batch of {} requests, {} prompt tokens, {} decode steps\n\n", r.prompt_lens.size(), tokens, r.decode_steps);
+    fmt::print("  prefill            {:>10.3f} ms\n", res.prefill_ms);
+    if (!res.decode_step_ms.empty()) {
+        fmt::print("  decode step median {:>10.3f} ms  (first {:.3f} ms, last {:.3f} ms)\n", res.decode_median_ms, res.decode_step_ms.front(),
+                   res.decode_step_ms.back());
+    }
+    fmt::print("  total              {:>10.3f} ms\n", res.total_ms);
+    const auto& m = res.memory;
+    fmt::print("  memory per GPU     {:>10.2f} GB of {:.2f} GB (weights {:.2f}, KV cache {:.2f}, activations {:.2f}, reserve {:.2f}); "
+               "fits up to {} KV tokens\n",
+               m.total / 1e9, m.capacity / 1e9, m.weights / 1e9, m.kv_cache / 1e9, m.activations / 1e9, m.reserve / 1e9, m.max_kv_tokens);
+    print_breakdown("prefill", res.prefill);
+    if (r.decode_steps > 0) print_breakdown("first decode step", res.first_decode);
+}
+
+/// One case of e2e_dev.json as a request.
+prepared dev_case(const nlohmann::json& c, const std::string& source) {
+    const auto field = [&](const char* key) -> const nlohmann::json& {
+        if (!c.contains(key)) throw load_error(source, 0, 0, std::string("expected field \"") + key + "\" in every case, got none");
+        return c.at(key);
+    };
+    prepared p{gpu::find_gpu(field("gpu").get<std::string>()), {}, true};
+    e2e::run_request& r = p.request;
+    const std::string name = field("model").get<std::string>();
+    r.model = e2e::find_model(name);
+    // The case's own architecture numbers must agree with the built-in model.
+    const nlohmann::json& mp = field("model_params");
+    if (mp.value("hidden_size", 0) != r.model.hidden || mp.value("num_hidden_layers", 0) != r.model.layers ||
+        mp.value("num_attention_heads", 0) != r.model.heads || mp.value("num_key_value_heads", 0) != r.model.kv_heads ||
+        mp.value("intermediate_size", 0) != r.model.intermediate || mp.value("vocab_size", 0) != r.model.vocab ||
+        mp.value("head_dim", 0) != r.model.head_dim)
+        throw load_error(source, 0, 0, "expected model_params of " + name + " to match the built-in " + r.model.name + ", got different numbers");
+    r.deploy.tp = field("tp").get<int>();
+    r.deploy.fw = e2e::parse_framework(field("framework").get<std::string>());
+    // Every run of the set used SGLang's FlashInfer backend ("fa2" / "fa3" name its two paths).
+    r.deploy.attention = at::kernel_impl::flashinfer;
+    r.prompt_lens = field("prompt_lengths").get<std::vector<std::int64_t>>();
+    r.decode_steps = field("decode_steps").get<std::int64_t>();
+    return p;
+}
+
+double rel(double pred, double real) { return 100.0 * (pred - real) / real; }
+
+/// Host work per iteration that best fits the measured median decode steps of `cases` (least squares of
+/// relative error; the prediction is linear in it).
+double fit_iteration_us(const std::vector<double>& kernel_ms, const std::vector<double>& real_ms, const std::vector<std::size_t>& use) {
+    double num = 0, den = 0;
+    for (std::size_t i : use) {
+        num += (real_ms[i] - kernel_ms[i]) / (real_ms[i] * real_ms[i]);
+        den += 1.0 / (real_ms[i] * real_ms[i]);
+    }
+    return den > 0 ? std::max(0.0, num / den) * 1e3 : 0.0;
+}
+
+void run_dev_set(const e2e_options& o) {
+    std::ifstream in(o.dev_set);
+    if (!in) throw load_error(o.dev_set, 0, 0, "expected a readable e2e_dev.json, got none");
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+        throw load_error(o.dev_set, 0, 0, std::string("expected JSON, got: ") + e.what());
+    }
+    if (!doc.contains("cases") || !doc["cases"].is_array()) throw load_error(o.dev_set, 0, 0, "expected a \"cases\" array, got none");
+    const e2e::family_models models = load_models();
+    std::vector<prepared> cases;
+    std::vector<nlohmann::json> real;
+    for (const auto& c : doc["cases"]) {
+        cases.push_back(dev_case(c, o.dev_set));
+        real.push_back(c.at("real"));
+    }
+    // Per case: the run without per-iteration host work gives each term's dependence on it.
+    std::vector<double> base_decode, real_decode;
+    for (auto& p : cases) {
+        p.request.per_iteration_us = 0;
+        base_decode.push_back(predict(p, models).decode_median_ms);
+    }
+    for (const auto& r : real) real_decode.push_back(r.at("decode_median_ms").get<double>());
+    nlohmann::json rows = nlohmann::json::array();
+    if (!o.json)
+        fmt::print("{:<6} {:<15} {:>3} {:<11} | {:>21} | {:>21} | {:>21} | {:>8}\n", "gpu", "model", "tp", "attention", "prefill ms (err)",
+                   "decode median ms (err)", "total ms (err)", "LOO host");
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        std::vector<std::size_t> others;
+        for (std::size_t j = 0; j < cases.size(); ++j)
+            if (j != i) others.push_back(j);
+        const double loo_us = o.iteration_overhead_us ? *o.iteration_overhead_us : fit_iteration_us(base_decode, real_decode, others);
+        prepared p = cases[i];
+        p.request.per_iteration_us = loo_us;
+        const e2e::run_result res = predict(p, models);
+        const double rp = real[i].at("prefill_ms"), rd = real[i].at("decode_median_ms"), rt = real[i].at("total_ms");
+        const nlohmann::json& c = doc["cases"][i];
+        rows.push_back({{"gpu", p.gpu.name},
+                        {"model", c.at("model")},
+                        {"tp", p.request.deploy.tp},
+                        {"attention", c.value("attention", "")},
+                        {"iteration_overhead_us", loo_us},
+                        {"prefill_ms", res.prefill_ms},
+                        {"real_prefill_ms", rp},
+                        {"prefill_error_pct", rel(res.prefill_ms, rp)},
+                        {"decode_median_ms", res.decode_median_ms},
+                        {"real_decode_median_ms", rd},
+                        {"decode_error_pct", rel(res.decode_median_ms, rd)},
+                        {"total_ms", res.total_ms},
+                        {"real_total_ms", rt},
+                        {"total_error_pct", rel(res.total_ms, rt)}});
+        if (!o.json)
+            fmt::print("{:<6} {:<15} {:>3} {:<11} | {:>9.1f} / {:>7.1f} {:>+5.1f}% | {:>8.2f} / {:>6.2f} {:>+5.1f}% | {:>8.1f} / {:>8.1f} {:>+5.1f}% | {:>6.0f}us\n",
+                       c.at("gpu").get<std::string>(), c.at("model").get<std::string>(), p.request.deploy.tp,
+                       "flashinfer/" + c.value("attention", std::string("?")), res.prefill_ms, rp, rel(res.prefill_ms, rp),
+                       res.decode_median_ms, rd, rel(res.decode_median_ms, rd), res.total_ms, rt, rel(res.total_ms, rt), loo_us);
+    }
+    std::vector<std::size_t> all(cases.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    const double fit_all = fit_iteration_us(base_decode, real_decode, all);
+    if (o.json) {
+        fmt::print("{}\n", nlohmann::json{{"cases", rows},
+                                          {"leave_one_case_out", !o.iteration_overhead_us},
+                                          {"iteration_overhead_fit_all_us", fit_all},
+                                          {"shipped_iteration_overhead_us", e2e::fitted_iteration_us}}
+                               .dump(2));
+        return;
+    }
+    fmt::print("\npredicted / measured (error). Host work per iteration: {} (fit on all cases: {:.0f} us; shipped: {:.0f} us)\n",
+               o.iteration_overhead_us ? "as given" : "fitted on the other cases (leave-one-case-out)", fit_all, e2e::fitted_iteration_us);
+}
+
+}  // namespace
+
+void add_e2e_command(CLI::App& app) {
+    static e2e_options o;
+    auto* cmd = app.add_subcommand("e2e", "end-to-end latency of a static batch: prefill, every decode step, total");
+    o.gpu.add_to(*cmd, false);
+    cmd->add_option("--model", o.model, "built-in model (e.g. qwen2.5-14b, llama-3.1-70b) or the path of a config.json");
+    cmd->add_option("--tp", o.tp, "tensor-parallel degree")->capture_default_str();
+    cmd->add_option("--framework", o.framework, "sglang, vllm or trtllm")
+        ->check(CLI::IsMember({"sglang", "vllm", "trtllm"}))
+        ->capture_default_str();
+    cmd->add_option("--attention", o.attention, "attention backend: flashinfer, fa3, fa2 (= flashinfer), trtllm, triton (default: the framework's)")
+        ->check(CLI::IsMember({"auto", "flashinfer", "fa3", "fa2", "trtllm", "triton"}))
+        ->capture_default_str();
+    cmd->add_option("--prompt-lens", o.prompt_lens, "prompt length of each request, comma separated")->delimiter(',');
+    cmd->add_option("--batch", o.batch, "uniform batch: requests");
+    cmd->add_option("--prompt-len", o.prompt_len, "uniform batch: prompt length");
+    cmd->add_option("--decode-steps", o.decode_steps, "decode iterations after the prefill")->capture_default_str();
+    cmd->add_flag("--fp8-weights", o.fp8_weights, "FP8 (per-tensor e4m3) linear layers");
+    cmd->add_flag("--fp8-kv", o.fp8_kv, "FP8 KV cache");
+    cmd->add_flag("--no-cuda-graph", o.no_cuda_graph, "run decode eagerly (no CUDA graphs)");
+    cmd->add_flag("--no-memory-check", o.no_memory_check, "predict even when the run does not fit in GPU memory");
+    cmd->add_option("--iteration-overhead-us", o.iteration_overhead_us, "host work per iteration (default: the fitted value)");
+    cmd->add_option("--dev-set", o.dev_set, "compare with measured runs (e2e_dev.json); the other options are ignored");
+    cmd->add_flag("--json", o.json, "print JSON");
+    cmd->final_callback([] {
+        if (!o.dev_set.empty()) return run_dev_set(o);
+        if (o.gpu.name.empty() && o.gpu.spec_file.empty()) throw invalid_argument("synperf: e2e: --gpu or --gpu-spec is required");
+        run_single(o);
+    });
+}
+
+}  // namespace synperf::cli
