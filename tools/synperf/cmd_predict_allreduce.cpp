@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// `synperf predict allreduce`: one collective on the built-in node of a GPU (or a node built from flags).
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <synperf/cost/mlp_cost.hpp>
+#include <synperf/family/allreduce.hpp>
+#include <synperf/mlp/format.hpp>
+#include <synperf/predictor/predictor.hpp>
+#include <synperf/system/catalogue.hpp>
+#if __has_include(<synperf/models/allreduce.hpp>)
+#include <synperf/models/allreduce.hpp>
+#define SYNPERF_CLI_HAS_EMBEDDED_ALLREDUCE 1
+#endif
+
+#include "synperf/common.hpp"
+
+namespace synperf::cli {
+namespace {
+
+struct predict_allreduce_options {
+    gpu_choice gpu;
+    int gpus = 0;
+    std::int64_t bytes = 0;
+    std::string implementation = "sglang";
+    std::string op = "all_reduce";
+    std::string dtype = "bf16";
+    std::string topology;
+    int gpus_per_node = 0;
+    std::string weights;
+    bool json = false;
+};
+
+std::shared_ptr<const mlp::network> allreduce_network(const std::string& weights) {
+    if (!weights.empty()) return std::make_shared<const mlp::network>(mlp::load_mlp(weights));
+#ifdef SYNPERF_CLI_HAS_EMBEDDED_ALLREDUCE
+    return std::shared_ptr<const mlp::network>(&models::allreduce(), [](const mlp::network*) {});
+#else
+    return std::make_shared<const mlp::network>(mlp::load_mlp(model_path("allreduce", false).string()));
+#endif
+}
+
+void run_predict_allreduce(const predict_allreduce_options& o) {
+    const gpu::runtime_gpu g = o.gpu.resolve();
+    system::system_spec sys;
+    if (o.topology.empty() && o.gpus_per_node == 0 && o.gpu.spec_file.empty()) {
+        sys = system::builtin_system(g.name);
+    } else {
+        // A node built at run time: the GPU's links, the given wiring and size (defaults: the built-in node's).
+        system::system_spec base;
+        if (o.gpu.spec_file.empty()) base = system::builtin_system(g.name);
+        else base = system::make_system(g.name, g.numbers, 8, g.numbers.nvlink_gbps > 0 ? system::topology::nvswitch : system::topology::pcie);
+        const system::topology wiring = o.topology.empty() ? base.wiring : system::parse_topology(o.topology);
+        sys = system::make_system(g.name, g.numbers, o.gpus_per_node > 0 ? o.gpus_per_node : base.gpus_per_node, wiring);
+    }
+    family::allreduce_problem p{sys, family::parse_collective_op(o.op), o.bytes, family::parse_collective_dtype(o.dtype), o.gpus,
+                                family::parse_collective_impl(o.implementation)};
+    if (o.gpus == 1) {
+        if (o.json) fmt::print("{}\n", nlohmann::json{{"gpu", g.name}, {"gpus", 1}, {"bytes", o.bytes}, {"latency_us", 0.0}}.dump(2));
+        else fmt::print("{} on 1 GPU: no communication, 0 us\n", family::to_string(p.op));
+        return;
+    }
+    family::allreduce::validate(p);  // inputs first, so a bad size is reported as such
+    auto net = allreduce_network(o.weights);
+    mlp::check_compatible(*net, family::allreduce::name, family::allreduce::feature_names,
+                          o.weights.empty() ? "allreduce model" : o.weights);
+    const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
+    const prediction r = pred.predict(p, family::to_string(p.implementation));
+    const family::allreduce_estimate e = family::estimate(p);
+    const auto warnings = outside_training_range(*net, r.features);
+    if (o.json) {
+        nlohmann::json algorithms = nlohmann::json::object();
+        for (auto a : {family::collective_algorithm::one_shot, family::collective_algorithm::two_shot, family::collective_algorithm::ring,
+                       family::collective_algorithm::tree, family::collective_algorithm::nvls})
+            if (e[a].available)
+                algorithms[std::string(family::to_string(a))] = {{"latency_us", e[a].latency_us}, {"bandwidth_us", e[a].bandwidth_us},
+                                                                 {"total_us", e[a].total_us()}};
+        const nlohmann::json out{{"gpu", g.name}, {"family", "allreduce"}, {"op", std::string(family::to_string(p.op))},
+                                 {"implementation", std::string(family::to_string(p.implementation))}, {"gpus", p.gpus},
+                                 {"bytes", p.bytes}, {"system", {{"name", sys.name}, {"topology", std::string(system::to_string(sys.wiring))},
+                                                                 {"gpus_per_node", sys.gpus_per_node}, {"link_gbps", e.gbps},
+                                                                 {"hop_latency_us", e.hop_us}, {"nvls", sys.in_switch_reduction}}},
+                                 {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
+                                 {"algorithm", std::string(family::to_string(e.policy))}, {"alpha_beta_us", e.policy_us},
+                                 {"algorithms", algorithms}, {"kernel", r.kernels.front().name}, {"ctas", r.kernels.front().tasks},
+                                 {"warnings", warnings}};
+        fmt::print("{}\n", out.dump(2));
+        return;
+    }
+    fmt::print("{} of {} bytes on {} x {} ({}, {} GPUs per node, {:.0f} GB/s per direction), {}\n", family::to_string(p.op), p.bytes,
+               p.gpus, g.name, system::to_string(sys.wiring), sys.gpus_per_node, e.gbps, family::to_string(p.implementation));
+    fmt::print("  latency      {:.3f} us\n", r.latency_us);
+    fmt::print("  efficiency   {:.3f}\n", r.efficiency);
+    fmt::print("  theoretical  {:.3f} us (fastest algorithm: {})\n", r.theoretical_us, family::to_string(e.fastest));
+    fmt::print("  alpha-beta   {:.3f} us ({}, the implementation's choice)\n", e.policy_us, family::to_string(e.policy));
+    fmt::print("  kernel       {}: {} CTAs\n", r.kernels.front().name, r.kernels.front().tasks);
+    for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+}
+
+}  // namespace
+
+void add_predict_allreduce_command(CLI::App& predict) {
+    static predict_allreduce_options o;
+    auto* cmd = predict.add_subcommand("allreduce", "all-reduce (or NCCL all-gather / reduce-scatter) inside one node");
+    o.gpu.add_to(*cmd);
+    cmd->add_option("--gpus", o.gpus, "GPUs taking part (TP size)")->required();
+    cmd->add_option("--bytes", o.bytes, "message bytes")->required();
+    cmd->add_option("--implementation,--framework", o.implementation, "sglang, vllm, sglang_eager, trtllm, nccl or torch")
+        ->check(CLI::IsMember({"sglang", "vllm", "sglang_eager", "vllm_eager", "trtllm", "nccl", "torch"}))
+        ->capture_default_str();
+    cmd->add_option("--op", o.op, "all_reduce, all_gather or reduce_scatter (the last two: nccl, torch)")
+        ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter"}))
+        ->capture_default_str();
+    cmd->add_option("--dtype", o.dtype, "bf16, fp16, fp32 or int8")->check(CLI::IsMember({"bf16", "fp16", "fp32", "int8"}))->capture_default_str();
+    cmd->add_option("--topology", o.topology, "build the node at run time: nvswitch, nvlink_mesh, nvlink_pairwise or pcie")
+        ->check(CLI::IsMember({"nvswitch", "nvlink_mesh", "nvlink_pairwise", "pcie"}));
+    cmd->add_option("--gpus-per-node", o.gpus_per_node, "node size for a node built at run time");
+    cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
+    cmd->add_flag("--json", o.json, "print JSON");
+    cmd->final_callback([] { run_predict_allreduce(o); });
+}
+
+}  // namespace synperf::cli
