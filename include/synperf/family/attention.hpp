@@ -38,12 +38,12 @@ struct attention_family_base {
         synperf::detail::report_error("attention: unknown framework '" + std::string(framework) + "'; known: trtllm, sglang, vllm");
     }
 
-    static constexpr std::array<std::string_view, 38> feature_names{
+    static constexpr std::array<std::string_view, 35> feature_names{
         "tensor_all_cycle", "tensor_sm_max_cycle", "fma_all_cycle", "fma_sm_max_cycle", "xu_all_cycle",
         "xu_sm_max_cycle", "l2_all_cycle", "l2_sm_max_cycle", "smem_sm_max_cycle", "dram_sm_max_cycle",
         "dram_cycle", "l2_resident_cycle", "theoretical_us", "attention_theoretical_us", "preprocess_theoretical_us",
         "preprocess_cycle", "combine_cycle", "waves", "tasks", "ctas_per_sm", "busy_sm_fraction", "imbalance",
-        "persistent", "tile_q", "tile_kv", "splits", "kernels", "q_tokens", "kv_tokens", "batch", "heads",
+        "splits", "kernels", "q_tokens", "kv_tokens", "batch", "heads",
         "group_size", "head_dim", "causal", "window", "kv_fp8", "fp8_compute", "kv_footprint_over_l2"};
     static constexpr std::size_t feature_count = feature_names.size();
 
@@ -104,7 +104,6 @@ struct attention_family_base {
         const features::kernel_features* main = kf.empty() ? nullptr : &kf[0];
         const double mean_sm = main != nullptr ? main->all.max() : 0.0;
         const double imbalance = main != nullptr && mean_sm > 0 ? std::max(1.0, main->sm_max.max() / mean_sm) : 1.0;
-        const bool persistent = !plan.kernels.empty() && work::is_persistent(plan.kernels[0].dispatch);
         const bool causal = p.causal && p.stage == attention::phase::prefill;
         return {all.tensor,
                 busiest.tensor,
@@ -128,9 +127,6 @@ struct attention_family_base {
                 main != nullptr ? double(main->slots_per_sm) : 0.0,
                 main != nullptr ? double(main->busy_sms) / g.sm_count : 0.0,
                 imbalance,
-                persistent ? 1.0 : 0.0,
-                double(plan.tile_q),
-                double(plan.tile_kv),
                 double(std::max(plan.splits, 1)),
                 double(plan.kernels.size()),
                 double(p.q_tokens()),
