@@ -13,3 +13,4 @@
 #include "synperf/cost.hpp"
 #include "synperf/predictor.hpp"
 #include "synperf/data.hpp"
+#include "synperf/e2e.hpp"
