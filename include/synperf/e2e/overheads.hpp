@@ -43,7 +43,7 @@ inline constexpr double eager_host_launch_us = 10.0;
 /// Host work per iteration of the serving loop, to be fitted on measured SGLang static-batch runs
 /// (`synperf e2e --dev-set` prints the least-squares fit on every case and reports each case
 /// leave-one-case-out; docs/e2e.md). Not fitted yet: the fit needs every family's shipped weights, and
-/// attention and elementwise have none in this build; until then it is 0 and `iteration_overhead_fitted`
+/// attention has none in this build; until then it is 0 and `iteration_overhead_fitted`
 /// says so (the CLI warns).
 inline constexpr double fitted_iteration_us = 0.0;
 inline constexpr bool iteration_overhead_fitted = false;
