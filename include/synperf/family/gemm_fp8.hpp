@@ -53,7 +53,7 @@ enum class fp8_schedule {
         case fp8_schedule::cooperative: return "cooperative";
         case fp8_schedule::sm100_auto: return "sm100_auto";
         case fp8_schedule::sm120_auto: return "sm120_auto";
-        case fp8_schedule::sm89_multistage: return "sm89_multistage";
+        case fp8_schedule::sm89_multistage: return "multistage";
     }
     return "?";
 }
