@@ -5,6 +5,7 @@
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -99,9 +100,10 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
             net.feature_min[i] = std::min(net.feature_min[i], s->features[i]);
             net.feature_max[i] = std::max(net.feature_max[i], s->features[i]);
         }
-    std::string gpus;
+    std::string gpus;  // in order of first appearance
+    std::set<std::string> listed;
     for (const auto& s : samples)
-        if (fits(s) && gpus.find(s.gpu) == std::string::npos) gpus += (gpus.empty() ? "" : ",") + s.gpu;
+        if (fits(s) && listed.insert(s.gpu).second) gpus += (gpus.empty() ? "" : ",") + s.gpu;
     net.meta = kind + " gpus=" + gpus + " " + net.meta + " " + fam.data_credit;
     mlp::save_mlp(net, out);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -54,7 +54,12 @@ private:
     [[noreturn]] void fail(const std::string& expected, const std::string& found) const {
         throw load_error(std::string(source_), line_, 0, "expected " + expected + ", got " + found);
     }
-    std::string here() const { return pos_ < s_.size() ? "'" + std::string(1, s_[pos_]) + "'" : "end of input"; }
+    std::string here() const {
+        if (pos_ >= s_.size()) return "end of input";
+        std::string quoted(3, '\'');  // built in place: g++ 12 reports a false -Wrestrict on "'" + s + "'" at -O2
+        quoted[1] = s_[pos_];
+        return quoted;
+    }
 
     void skip_space() {
         while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r')) {
