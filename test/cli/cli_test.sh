@@ -61,6 +61,30 @@ case "$case" in
       grep -q "\"gpu\": \"$gpu\"" <<<"$out" || fail "eval lacks $gpu"
     done
     "$synperf" eval gemm --data "$data";;
+  predict_attention)
+    # Embedded shipped models: no data directory needed.
+    out="$(SYNPERF_DATA=/nonexistent "$synperf" predict attention --phase prefill --gpu h100_sxm --framework sglang --heads 40 \
+      --kv-heads 8 --head-dim 128 --q-lens 2648,3740,3012,3866 --causal --json)" || fail "predict attention prefill"
+    for key in latency_us efficiency implementation tile splits kernels imbalance; do grep -q "\"$key\"" <<<"$out" || fail "no $key in $out"; done
+    grep -q '"implementation": "fa3"' <<<"$out" || fail "sglang on h100 should run fa3: $out"
+    "$synperf" predict attention --phase decode --gpu b200_sxm --framework trtllm --heads 32 --kv-heads 8 --head-dim 128 \
+      --batch 64 --seq 4096 | grep -q latency || fail "predict attention decode"
+    "$synperf" predict attention --phase decode --gpu rtx_pro_6000_server --framework sglang --kernel flashinfer --heads 32 \
+      --kv-heads 8 --head-dim 128 --batch 8 --seq 2048 | grep -q flashinfer || fail "forced flashinfer"
+    expect_error "multiple of kv_heads" predict attention --phase prefill --gpu h100_sxm --heads 40 --kv-heads 7 --head-dim 128 --batch 1 --seq 16
+    expect_error "2 query lengths but 1 KV lengths" predict attention --phase prefill --gpu h100_sxm --heads 8 --head-dim 128 --q-lens 4,5 --kv-lens 9
+    expect_error "must be > 0" predict attention --phase decode --gpu h100_sxm --heads 8 --head-dim 128 --batch 0 --seq 16
+    expect_error "query length must be in 1" predict attention --phase prefill --gpu h100_sxm --heads 8 --head-dim 128 --q-lens 0,4
+    expect_error "fa3.*(does not|not support|supports)" predict attention --phase prefill --gpu b200_sxm --kernel fa3 --heads 8 --head-dim 128 --batch 1 --seq 64;;
+  eval_attention)
+    need_data
+    for fam in attention_prefill attention_decode; do
+      out="$("$synperf" eval $fam --data "$data" --json)" || fail "eval $fam"
+      for gpu in h100_sxm b200_sxm l40s a100_sxm rtx_pro_6000_server b300_sxm gb300 h200_sxm gb200; do
+        grep -q "\"gpu\": \"$gpu\"" <<<"$out" || fail "eval $fam lacks $gpu"
+      done
+      grep -q '"flagged": true' <<<"$out" || fail "eval $fam flags no never-seen kernel rows"
+    done;;
   *) fail "unknown case $case";;
 esac
 echo "passed: $case"
