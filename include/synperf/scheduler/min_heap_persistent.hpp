@@ -120,17 +120,24 @@ namespace detail {
         heap.reserve(static_cast<std::size_t>(ctas));
         for (std::int64_t c = 0; c < ctas; ++c) heap.emplace_back(0.0, c);  // already a valid min-heap
         // Greedy placement of n equal units of cost c takes the n smallest of the levels L_i + j c (j >= 0) of
-        // all CTAs, ties to the lowest CTA. Every level below T0 = min L + m c with m = floor(n / G) - 2 is
-        // among them (there are at most G (m + 1) <= n - G such levels), so those are placed at once and
-        // the >= G units left go one by one: exact, and O(G) per class instead of O(n log G).
+        // all CTAs, ties to the lowest CTA. Below T0 = min L + m c (m = floor(n / G)) there are at most G m <= n
+        // levels, all among the n smallest: they are placed at once (checked, as rounding can move a level
+        // across T0), then the rest go one by one. Exact, and O(G) per class instead of O(n log G).
+        const auto levels_below = [&](double t0, double c) {
+            std::int64_t units = 0;
+            for (const slot& s : heap)
+                if (s.first < t0) units += static_cast<std::int64_t>(std::ceil((t0 - s.first) / c));
+            return units;
+        };
         const auto place_class = [&](std::size_t k, std::int64_t n) {
             const double c = p.cost[k];
             if (c == 0) {  // the least-loaded CTA stays least loaded: it takes them all
                 add(heap.front().second, k, n);
                 return;
             }
-            if (const std::int64_t m = n / ctas - 2; m >= 1) {
+            for (std::int64_t m = n / ctas; m >= 1; --m) {
                 const double floor_level = heap.front().first + static_cast<double>(m) * c;
+                if (levels_below(floor_level, c) > n) continue;
                 for (slot& s : heap) {
                     if (s.first >= floor_level) continue;
                     const auto units = static_cast<std::int64_t>(std::ceil((floor_level - s.first) / c));
@@ -139,6 +146,7 @@ namespace detail {
                     n -= units;
                 }
                 std::make_heap(heap.begin(), heap.end(), std::greater<>{});
+                break;
             }
             for (; n > 0; --n) {
                 std::pop_heap(heap.begin(), heap.end(), std::greater<>{});
