@@ -122,12 +122,30 @@ namespace detail {
         // Greedy placement of n equal units of cost c takes the n smallest of the levels L_i + j c (j >= 0) of
         // all CTAs, ties to the lowest CTA. Below T0 = min L + m c (m = floor(n / G)) there are at most G m <= n
         // levels, all among the n smallest: they are placed at once (checked, as rounding can move a level
-        // across T0), then the rest go one by one. Exact, and O(G) per class instead of O(n log G).
+        // across T0), repeatedly while G or more units are left; the rest go to the least-loaded CTAs at
+        // once when that is what greedy does, else one by one. Exact, and O(G) per class, not O(n log G).
         const auto levels_below = [&](double t0, double c) {
             std::int64_t units = 0;
             for (const slot& s : heap)
                 if (s.first < t0) units += static_cast<std::int64_t>(std::ceil((t0 - s.first) / c));
             return units;
+        };
+        // Fewer than G units whose costs exceed the spread of the r least-loaded CTAs go one to each of them,
+        // in (load, id) order, exactly as r greedy steps would.
+        const auto place_on_least_loaded = [&](std::size_t k, std::int64_t count) {
+            const double c = p.cost[k];
+            const auto cut = heap.begin() + static_cast<std::ptrdiff_t>(count - 1);
+            std::nth_element(heap.begin(), cut, heap.end());
+            if (!(cut->first < std::min_element(heap.begin(), cut + 1)->first + c)) {
+                std::make_heap(heap.begin(), heap.end(), std::greater<>{});
+                return false;
+            }
+            for (auto it = heap.begin(); it <= cut; ++it) {
+                it->first += c;
+                add(it->second, k, 1);
+            }
+            std::make_heap(heap.begin(), heap.end(), std::greater<>{});
+            return true;
         };
         const auto place_class = [&](std::size_t k, std::int64_t n) {
             const double c = p.cost[k];
@@ -135,19 +153,24 @@ namespace detail {
                 add(heap.front().second, k, n);
                 return;
             }
-            for (std::int64_t m = n / ctas; m >= 1; --m) {
-                const double floor_level = heap.front().first + static_cast<double>(m) * c;
-                if (levels_below(floor_level, c) > n) continue;
-                for (slot& s : heap) {
-                    if (s.first >= floor_level) continue;
-                    const auto units = static_cast<std::int64_t>(std::ceil((floor_level - s.first) / c));
-                    add(s.second, k, units);
-                    s.first += static_cast<double>(units) * c;
-                    n -= units;
+            while (n >= ctas) {
+                std::int64_t placed = 0;
+                for (std::int64_t m = n / ctas; m >= 1 && placed == 0; --m) {
+                    const double floor_level = heap.front().first + static_cast<double>(m) * c;
+                    if (levels_below(floor_level, c) > n) continue;
+                    for (slot& s : heap) {
+                        if (s.first >= floor_level) continue;
+                        const auto units = static_cast<std::int64_t>(std::ceil((floor_level - s.first) / c));
+                        add(s.second, k, units);
+                        s.first += static_cast<double>(units) * c;
+                        placed += units;
+                    }
+                    std::make_heap(heap.begin(), heap.end(), std::greater<>{});
                 }
-                std::make_heap(heap.begin(), heap.end(), std::greater<>{});
-                break;
+                if (placed == 0) break;
+                n -= placed;
             }
+            if (n > 0 && n < ctas && place_on_least_loaded(k, n)) return;
             for (; n > 0; --n) {
                 std::pop_heap(heap.begin(), heap.end(), std::greater<>{});
                 heap.back().first += c;
