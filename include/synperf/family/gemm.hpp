@@ -50,7 +50,7 @@ struct gemm_config {
     std::int64_t tiles_m = 0, tiles_n = 0;
     std::int64_t tiles = 0;      ///< work units incl. K splits
     std::int64_t k_iterations = 0;  ///< mainloop iterations per work unit
-    double estimated_cycles = 0;    ///< the selection heuristic's estimate (for reporting)
+    double estimated_cycles = 0;    ///< the selection heuristic's estimate (reported; the model reads it as estimate_ratio)
 };
 
 /// Kernels of one GEMM: the main kernel, then the split-K reduction if any.
@@ -221,11 +221,14 @@ struct gemm {
         synperf::detail::report_error("gemm: unknown framework '" + std::string(framework) + "'; known: trtllm, sglang, vllm");
     }
 
-    static constexpr std::array<std::string_view, 24> feature_names{
-        "tensor_all_cycle", "tensor_sm_max_cycle", "smem_sm_max_cycle", "l2_all_cycle", "l2_sm_max_cycle",
-        "dram_cycle", "cold_weight_cycle", "dram_refetch_cycle", "l2_resident_cycle", "theoretical_us", "waves",
-        "wave_efficiency", "k_iterations", "tile_m", "tile_n", "split_k", "work_units", "ctas_per_sm", "persistent",
-        "reduce_cycle", "footprint_over_l2", "m", "n", "k"};
+    // Scale-free: cycle counts enter as ratios to the op's lower bound, so that a GPU's absolute speed does not
+    // identify it; the bound itself enters in µs (launch floor). No dispatch flag or occupancy input either: on the
+    // train GPUs they single out one GPU (the only one-CTA-per-tile GPU) rather than describe the kernel.
+    static constexpr std::array<std::string_view, 23> feature_names{
+        "theoretical_us", "tensor_all_ratio", "tensor_sm_max_ratio", "smem_sm_max_ratio", "l2_all_ratio",
+        "l2_sm_max_ratio", "dram_ratio", "cold_weight_ratio", "dram_refetch_ratio", "l2_resident_ratio", "reduce_ratio",
+        "waves", "wave_efficiency", "k_iterations", "tile_m", "tile_n", "split_k", "units_per_sm", "footprint_over_l2",
+        "m", "n", "k", "estimate_ratio"};
     static constexpr std::size_t feature_count = feature_names.size();
 
     /// Main-kernel dispatch: persistent warp-specialized on sm_90/100/103, one CTA per tile elsewhere.
@@ -321,30 +324,31 @@ struct gemm {
         const double reduce = kf.size() > 1 ? kf[1].all.max() : 0.0;
         const double per_sm = std::ceil(double(c.tiles) / g.sm_count);
         const double dram_clk = g.dram_bytes_per_clk();
-        return {m.all.tensor,
-                m.sm_max.tensor,
-                m.sm_max.smem,
-                m.all.l2,
-                m.sm_max.l2,
-                m.compulsory_dram_cycles,
-                plan.weight_bytes / dram_clk,
-                plan.refetch_bytes / dram_clk,
-                m.resident_l2_cycles,
-                features::cycles_to_us(bound, g),
+        const double bound_cycles = std::max(bound, std::numeric_limits<double>::min());
+        const auto ratio = [&](double cycles) { return cycles / bound_cycles; };
+        return {features::cycles_to_us(bound, g),
+                ratio(m.all.tensor),
+                ratio(m.sm_max.tensor),
+                ratio(m.sm_max.smem),
+                ratio(m.all.l2),
+                ratio(m.sm_max.l2),
+                ratio(m.compulsory_dram_cycles),
+                ratio(plan.weight_bytes / dram_clk),
+                ratio(plan.refetch_bytes / dram_clk),
+                ratio(m.resident_l2_cycles),
+                ratio(reduce),
                 m.waves,
                 double(c.tiles) / (per_sm * g.sm_count),
                 double(c.k_iterations),
                 double(c.bm),
                 double(c.bn),
                 double(c.split_k),
-                double(c.tiles),
-                double(c.slots_per_sm),
-                c.persistent ? 1.0 : 0.0,
-                reduce,
+                double(c.tiles) / g.sm_count,
                 plan.footprint_bytes / g.l2_bytes,
                 double(p.m),
                 double(p.n),
-                double(p.k)};
+                double(p.k),
+                ratio(c.estimated_cycles)};
     }
 };
 
