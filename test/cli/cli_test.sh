@@ -100,7 +100,8 @@ case "$case" in
     expect_error "rope: head_dim must be even and > 0, got 7" predict elementwise --gpu h100_sxm --op rope --rows 8 --heads 8 --head-dim 7
     expect_error "residual_add: cols must be > 0, got 0" predict elementwise --gpu h100_sxm --op residual_add --rows 8
     expect_error "embedding: vocab must be > 0" predict elementwise --gpu h100_sxm --op embedding --rows 8 --cols 64
-    expect_error "unknown GPU 'h900'" predict silu_mul --gpu h900 --tokens 8 --d 64;;
+    expect_error "unknown GPU 'h900'" predict silu_mul --gpu h900 --tokens 8 --d 64
+    expect_error "no GPU given: pass --gpu NAME" predict elementwise --op residual_add --rows 8 --cols 64;;
   eval_attention)
     need_data
     for fam in attention_prefill attention_decode; do
