@@ -81,8 +81,8 @@ case "$case" in
     out="$(SYNPERF_DATA=/nonexistent "$synperf" predict rmsnorm --gpu h100_sxm --tokens 4096 --hidden 5120 --json)" || fail "predict rmsnorm"
     for key in latency_us efficiency theoretical_us bottleneck kernel grid_ctas threads waves; do grep -q "\"$key\"" <<<"$out" || fail "no $key in $out"; done
     grep -q '"grid_ctas": 4096' <<<"$out" || fail "rmsnorm runs one CTA per token: $out"
-    "$synperf" predict rmsnorm --gpu a100_sxm --tokens 64 --hidden 4096 --fused-add --kernel flashinfer 2>&1 \
-      | grep -q "outside the training range: fused_add" || fail "fused add (never measured) should warn"
+    out="$("$synperf" predict rmsnorm --gpu a100_sxm --tokens 64 --hidden 4096 --fused-add --kernel flashinfer 2>&1)" || fail "fused add"
+    grep -q "outside the training range: fused_add" <<<"$out" || fail "fused add (never measured) should warn: $out"
     out="$("$synperf" predict silu_mul --gpu b200_sxm --tokens 1024 --intermediate 13824 --json)" || fail "predict silu_mul"
     grep -q '"d": 13824' <<<"$out" || fail "silu_mul d: $out"
     "$synperf" predict silu_mul --gpu-spec "$src/examples/specs/hypothetical_h100_8tbs.spec" --tokens 16 --d 14336 | grep -q latency || fail "silu_mul spec"
