@@ -76,6 +76,32 @@ case "$case" in
     expect_error "must be > 0" predict attention --phase decode --gpu h100_sxm --heads 8 --head-dim 128 --batch 0 --seq 16
     expect_error "query length must be in 1" predict attention --phase prefill --gpu h100_sxm --heads 8 --head-dim 128 --q-lens 0,4
     expect_error "fa3.*(does not|not support|supports)" predict attention --phase prefill --gpu b200_sxm --kernel fa3 --heads 8 --head-dim 128 --batch 1 --seq 64;;
+  predict_memory_bound)
+    # Embedded shipped models: no data directory needed.
+    out="$(SYNPERF_DATA=/nonexistent "$synperf" predict rmsnorm --gpu h100_sxm --tokens 4096 --hidden 5120 --json)" || fail "predict rmsnorm"
+    for key in latency_us efficiency theoretical_us bottleneck kernel grid_ctas threads waves; do grep -q "\"$key\"" <<<"$out" || fail "no $key in $out"; done
+    grep -q '"grid_ctas": 4096' <<<"$out" || fail "rmsnorm runs one CTA per token: $out"
+    out="$("$synperf" predict rmsnorm --gpu a100_sxm --tokens 64 --hidden 4096 --fused-add --kernel flashinfer 2>&1)" || fail "fused add"
+    grep -q "outside the training range: fused_add" <<<"$out" || fail "fused add (never measured) should warn: $out"
+    out="$("$synperf" predict silu_mul --gpu b200_sxm --tokens 1024 --intermediate 13824 --json)" || fail "predict silu_mul"
+    grep -q '"d": 13824' <<<"$out" || fail "silu_mul d: $out"
+    "$synperf" predict silu_mul --gpu-spec "$src/examples/specs/hypothetical_h100_8tbs.spec" --tokens 16 --d 14336 | grep -q latency || fail "silu_mul spec"
+    out="$("$synperf" predict elementwise --gpu h100_sxm --op fp8_quantize --rows 2048 --cols 8192 --json)" || fail "predict fp8_quantize"
+    grep -q '"framework": "trtllm"' <<<"$out" || fail "fp8_quantize defaults to its collector: $out"
+    "$synperf" predict elementwise --gpu a100_sxm --op rope --tokens 512 --heads 32 --kv-heads 8 --head-dim 128 | grep -q "framework vidur" || fail "rope"
+    "$synperf" predict elementwise --gpu l40s --op residual_add --rows 512 --cols 4096 | grep -q latency || fail "residual_add"
+    "$synperf" predict elementwise --gpu h200_sxm --op embedding --rows 128 --cols 8192 --vocab 128256 | grep -q "indexSelect" || fail "embedding"
+    expect_error "rmsnorm: tokens must be > 0, got 0" predict rmsnorm --gpu h100_sxm --tokens 0 --hidden 4096
+    expect_error "unknown --dtype 'int4'; known: bf16, fp16, fp32" predict rmsnorm --gpu h100_sxm --tokens 8 --hidden 4096 --dtype int4
+    expect_error "rmsnorm: unknown framework 'trtllm'" predict rmsnorm --gpu h100_sxm --tokens 8 --hidden 4096 --framework trtllm
+    expect_error "silu_mul: d must be > 0, got -3" predict silu_mul --gpu h100_sxm --tokens 8 --d -3
+    expect_error "needs d divisible by 8" predict silu_mul --gpu h100_sxm --tokens 8 --d 100 --kernel flashinfer
+    expect_error "gelu not in" predict elementwise --gpu h100_sxm --op gelu --rows 8 --cols 8
+    expect_error "rope: head_dim must be even and > 0, got 7" predict elementwise --gpu h100_sxm --op rope --rows 8 --heads 8 --head-dim 7
+    expect_error "residual_add: cols must be > 0, got 0" predict elementwise --gpu h100_sxm --op residual_add --rows 8
+    expect_error "embedding: vocab must be > 0" predict elementwise --gpu h100_sxm --op embedding --rows 8 --cols 64
+    expect_error "unknown GPU 'h900'" predict silu_mul --gpu h900 --tokens 8 --d 64
+    expect_error "no GPU given: pass --gpu NAME" predict elementwise --op residual_add --rows 8 --cols 64;;
   eval_attention)
     need_data
     for fam in attention_prefill attention_decode; do

@@ -33,6 +33,9 @@ struct gpu_choice {
         app.add_option("--set", overrides, "override one GPU field, e.g. --set dram_gbps=4000")->take_all();
     }
     [[nodiscard]] gpu::runtime_gpu resolve() const {
+        // Subcommands run their final callback before the check above, so the missing GPU is reported here too.
+        if (name.empty() && spec_file.empty())
+            throw invalid_argument("synperf: no GPU given: pass --gpu NAME (see `synperf gpus`) or --gpu-spec FILE");
         gpu::runtime_gpu g = spec_file.empty() ? gpu::find_gpu(name) : gpu::load_gpu_spec(spec_file);
         for (const auto& o : overrides) gpu::apply_override(g, o);
         return g;

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: Apache-2.0
+// `synperf predict rmsnorm | silu_mul | elementwise`: the memory-bound ops of an LLM layer, one shape from flags.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <synperf/cost/mlp_cost.hpp>
+#include <synperf/family/elementwise.hpp>
+#include <synperf/family/memory_bound.hpp>
+#include <synperf/family/rmsnorm.hpp>
+#include <synperf/family/silu_mul.hpp>
+#include <synperf/mlp/format.hpp>
+#include <synperf/predictor/predictor.hpp>
+#if __has_include(<synperf/models/rmsnorm.hpp>)
+#include <synperf/models/rmsnorm.hpp>
+#define SYNPERF_CLI_EMBEDDED_RMSNORM (&synperf::models::rmsnorm())
+#else
+#define SYNPERF_CLI_EMBEDDED_RMSNORM nullptr
+#endif
+#if __has_include(<synperf/models/silu_mul.hpp>)
+#include <synperf/models/silu_mul.hpp>
+#define SYNPERF_CLI_EMBEDDED_SILU_MUL (&synperf::models::silu_mul())
+#else
+#define SYNPERF_CLI_EMBEDDED_SILU_MUL nullptr
+#endif
+#if __has_include(<synperf/models/elementwise.hpp>)
+#include <synperf/models/elementwise.hpp>
+#define SYNPERF_CLI_EMBEDDED_ELEMENTWISE (&synperf::models::elementwise())
+#else
+#define SYNPERF_CLI_EMBEDDED_ELEMENTWISE nullptr
+#endif
+
+#include "synperf/common.hpp"
+
+namespace synperf::cli {
+namespace {
+
+/// --weights, else the embedded shipped model, else models/<family>.mlp.
+std::shared_ptr<const mlp::network> memory_bound_model(const std::string& weights, const mlp::network* embedded,
+                                                       std::string_view family) {
+    if (!weights.empty()) return std::make_shared<const mlp::network>(mlp::load_mlp(weights));
+    if (embedded != nullptr) return std::shared_ptr<const mlp::network>(embedded, [](const mlp::network*) {});
+    return std::make_shared<const mlp::network>(mlp::load_mlp(model_path(std::string(family), false).string()));
+}
+
+/// Element size of an activation dtype.
+int element_bytes(const std::string& dtype, std::string_view family) {
+    if (dtype == "bf16" || dtype == "fp16") return 2;
+    if (dtype == "fp32") return 4;
+    throw invalid_argument("synperf: " + std::string(family) + ": unknown --dtype '" + dtype + "'; known: bf16, fp16, fp32");
+}
+
+/// Options every memory-bound predict command shares.
+struct memory_bound_options {
+    gpu_choice gpu;
+    std::string dtype = "fp16";
+    std::string framework;
+    std::string weights;
+    bool json = false;
+
+    void add_to(CLI::App& cmd, const std::string& frameworks) {
+        gpu.add_to(cmd);
+        cmd.add_option("--dtype", dtype, "activation dtype: bf16, fp16 or fp32")->capture_default_str();
+        cmd.add_option("--framework", framework, frameworks);
+        cmd.add_option("--weights", weights, "weights file (default: the embedded shipped model)");
+        cmd.add_flag("--json", json, "print JSON");
+    }
+};
+
+/// Predicts one op of family F and prints it; `what` describes the op, `fields` are its JSON inputs.
+template <class F>
+void predict_and_print(const memory_bound_options& o, const typename F::problem_type& p, std::string_view framework,
+                       const mlp::network* embedded, const std::string& what, nlohmann::json fields) {
+    const gpu::runtime_gpu g = o.gpu.resolve();
+    // The shape, the framework and the GPU are checked before the model is loaded, so either is reported as such.
+    (void)F::framework_level(framework);
+    const family::memory_bound::plan pl = F::plan(p, g.numbers);
+    auto net = memory_bound_model(o.weights, embedded, F::name);
+    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights);
+    const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
+    const prediction r = pred.predict(p, framework);
+    const auto warnings = outside_training_range(*net, r.features);
+    const family::memory_bound::launch_shape& s = pl.shapes.front();
+    const kernel_report& k = r.kernels.front();
+    if (o.json) {
+        nlohmann::json out{{"gpu", g.name}, {"family", F::name}, {"framework", framework}};
+        out.update(fields);
+        out.update(nlohmann::json{{"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
+                                  {"bottleneck", r.bottleneck}, {"kernel", k.name}, {"grid_ctas", s.ctas},
+                                  {"threads", s.threads}, {"vector_bytes", s.vector_bytes}, {"smem_bytes", s.smem},
+                                  {"ctas_per_sm", k.ctas_per_sm}, {"waves", k.waves}, {"busy_sms", k.busy_sms},
+                                  {"footprint_bytes", pl.footprint_bytes}, {"warnings", warnings}});
+        fmt::print("{}\n", out.dump(2));
+        return;
+    }
+    fmt::print("{} on {} ({}), framework {}\n", what, g.name, g.display_name, framework);
+    fmt::print("  latency      {:.3f} us\n", r.latency_us);
+    fmt::print("  efficiency   {:.3f}\n", r.efficiency);
+    fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
+    fmt::print("  kernel       {}: {} threads, {}-byte accesses{}\n", k.name, s.threads, s.vector_bytes,
+               s.smem > 0 ? fmt::format(", {} B shared memory", s.smem) : std::string());
+    fmt::print("  launch       {} CTAs, {} CTA/SM, {:.2f} waves, {} SMs busy; {:.0f} bytes moved once\n", s.ctas, k.ctas_per_sm,
+               k.waves, k.busy_sms, pl.footprint_bytes);
+    for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+}
+
+// --- rmsnorm ---------------------------------------------------------------------------------------------------
+
+struct predict_rmsnorm_options : memory_bound_options {
+    std::int64_t tokens = 0, hidden = 0;
+    bool fused_add = false;
+    std::string kernel = "vllm_scalar";
+};
+
+family::rmsnorm_impl parse_rmsnorm_kernel(const std::string& s) {
+    if (s == "vllm_scalar") return family::rmsnorm_impl::vllm_scalar;
+    if (s == "vllm_vectorized") return family::rmsnorm_impl::vllm_vectorized;
+    if (s == "flashinfer") return family::rmsnorm_impl::flashinfer;
+    throw invalid_argument("synperf: rmsnorm: unknown --kernel '" + s + "'; known: vllm_scalar, vllm_vectorized, flashinfer");
+}
+
+void run_predict_rmsnorm(const predict_rmsnorm_options& o) {
+    const family::rmsnorm_problem p{o.tokens, o.hidden, o.fused_add, element_bytes(o.dtype, "rmsnorm"), parse_rmsnorm_kernel(o.kernel)};
+    const std::string fw = o.framework.empty() ? "vllm" : o.framework;
+    predict_and_print<family::rmsnorm>(
+        o, p, fw, SYNPERF_CLI_EMBEDDED_RMSNORM,
+        fmt::format("{} tokens={} hidden={} {} ({})", p.fused_add ? "fused_add_rms_norm" : "rms_norm", p.tokens, p.hidden, o.dtype,
+                    o.kernel),
+        {{"tokens", p.tokens}, {"hidden", p.hidden}, {"fused_add", p.fused_add}, {"dtype", o.dtype}, {"implementation", o.kernel}});
+}
+
+// --- silu_mul --------------------------------------------------------------------------------------------------
+
+struct predict_silu_mul_options : memory_bound_options {
+    std::int64_t tokens = 0, d = 0;
+    std::string kernel = "vllm_scalar";
+};
+
+void run_predict_silu_mul(const predict_silu_mul_options& o) {
+    family::silu_mul_impl impl = family::silu_mul_impl::vllm_scalar;
+    if (o.kernel == "flashinfer") impl = family::silu_mul_impl::flashinfer;
+    else if (o.kernel != "vllm_scalar")
+        throw invalid_argument("synperf: silu_mul: unknown --kernel '" + o.kernel + "'; known: vllm_scalar, flashinfer");
+    const family::silu_mul_problem p{o.tokens, o.d, element_bytes(o.dtype, "silu_mul"), impl};
+    const std::string fw = o.framework.empty() ? "vllm" : o.framework;
+    predict_and_print<family::silu_mul>(
+        o, p, fw, SYNPERF_CLI_EMBEDDED_SILU_MUL,
+        fmt::format("silu_and_mul tokens={} d={} (input [{}, {}]) {} ({})", p.tokens, p.d, p.tokens, 2 * p.d, o.dtype, o.kernel),
+        {{"tokens", p.tokens}, {"d", p.d}, {"dtype", o.dtype}, {"implementation", o.kernel}});
+}
+
+// --- elementwise -----------------------------------------------------------------------------------------------
+
+struct predict_elementwise_options : memory_bound_options {
+    std::string op;
+    std::int64_t rows = 0, cols = 0, vocab = 0;
+    int heads = 0, kv_heads = 0, head_dim = 0, rotary_dim = 0;
+};
+
+family::elementwise_kind parse_elementwise_op(const std::string& s) {
+    for (auto k : {family::elementwise_kind::fp8_quantize, family::elementwise_kind::residual_add, family::elementwise_kind::rope,
+                   family::elementwise_kind::embedding})
+        if (s == family::to_string(k)) return k;
+    throw invalid_argument("synperf: elementwise: unknown --op '" + s + "'; known: fp8_quantize, residual_add, rope, embedding");
+}
+
+void run_predict_elementwise(const predict_elementwise_options& o) {
+    family::elementwise_problem p;
+    p.kind = parse_elementwise_op(o.op);
+    p.rows = o.rows;
+    p.cols = o.cols;
+    p.heads = o.heads;
+    p.kv_heads = o.kv_heads;
+    p.head_dim = o.head_dim;
+    p.rotary_dim = o.rotary_dim;
+    p.vocab = o.vocab;
+    // FP8 quantize reads bf16 whatever the flag says; the others take the activation dtype.
+    p.element_bytes = p.kind == family::elementwise_kind::fp8_quantize ? 2 : element_bytes(o.dtype, "elementwise");
+    // Each op's measurements come from one collector: TensorRT-LLM's for the quantize, Vidur's for the rest.
+    const std::string fw = !o.framework.empty() ? o.framework : p.kind == family::elementwise_kind::fp8_quantize ? "trtllm" : "vidur";
+    std::string what = fmt::format("elementwise {} rows={}", family::to_string(p.kind), p.rows);
+    nlohmann::json fields{{"op", std::string(family::to_string(p.kind))}, {"rows", p.rows}};
+    if (p.kind == family::elementwise_kind::rope) {
+        what += fmt::format(" heads={} kv_heads={} head_dim={} rotary_dim={}", p.heads, p.kv_heads, p.head_dim,
+                            family::elementwise_detail::rot(p));
+        fields.update(nlohmann::json{{"heads", p.heads}, {"kv_heads", p.kv_heads}, {"head_dim", p.head_dim},
+                                     {"rotary_dim", family::elementwise_detail::rot(p)}});
+    } else {
+        what += fmt::format(" cols={}", p.cols);
+        fields["cols"] = p.cols;
+    }
+    if (p.kind == family::elementwise_kind::embedding) {
+        what += fmt::format(" vocab={}", p.vocab);
+        fields["vocab"] = p.vocab;
+    }
+    what += p.kind == family::elementwise_kind::fp8_quantize ? " bf16 -> e4m3" : " " + o.dtype;
+    fields["dtype"] = p.kind == family::elementwise_kind::fp8_quantize ? "bf16" : o.dtype;
+    predict_and_print<family::elementwise>(o, p, fw, SYNPERF_CLI_EMBEDDED_ELEMENTWISE, what, fields);
+}
+
+}  // namespace
+
+void add_predict_memory_bound_commands(CLI::App& predict) {
+    static predict_rmsnorm_options rn;
+    auto* rms = predict.add_subcommand("rmsnorm", "RMSNorm, plain or fused with the residual add: one CTA per token");
+    rn.add_to(*rms, "vllm (also vidur, sarathi: the collector the model mimics; default vllm)");
+    rms->add_option("--tokens", rn.tokens, "rows (tokens)")->required();
+    rms->add_option("--hidden", rn.hidden, "row length (hidden size)")->required();
+    rms->add_flag("--fused-add", rn.fused_add, "fused residual add + norm (reads and writes the residual too)");
+    rms->add_option("--kernel", rn.kernel, "vllm_scalar, vllm_vectorized or flashinfer")
+        ->check(CLI::IsMember({"vllm_scalar", "vllm_vectorized", "flashinfer"}))
+        ->capture_default_str();
+    rms->final_callback([] { run_predict_rmsnorm(rn); });
+
+    static predict_silu_mul_options sm;
+    auto* silu = predict.add_subcommand("silu_mul", "SiLU-and-mul of the gated MLP: out = silu(x[:, :d]) * x[:, d:], one CTA per token");
+    sm.add_to(*silu, "vllm (also vidur, sarathi: the collector the model mimics; default vllm)");
+    silu->add_option("--tokens", sm.tokens, "rows (tokens)")->required();
+    silu->add_option("--d,--intermediate", sm.d, "output columns: the intermediate size per tensor-parallel rank (input has 2 d)")
+        ->required();
+    silu->add_option("--kernel", sm.kernel, "vllm_scalar or flashinfer")->check(CLI::IsMember({"vllm_scalar", "flashinfer"}))->capture_default_str();
+    silu->final_callback([] { run_predict_silu_mul(sm); });
+
+    static predict_elementwise_options ew;
+    auto* elem = predict.add_subcommand("elementwise", "FP8 quantize, residual add, RoPE or the embedding gather");
+    ew.add_to(*elem, "trtllm or vidur (also vllm, sarathi, torch; default: fp8_quantize trtllm, the others vidur)");
+    elem->add_option("--op", ew.op, "fp8_quantize, residual_add, rope or embedding")
+        ->check(CLI::IsMember({"fp8_quantize", "residual_add", "rope", "embedding"}))
+        ->required();
+    elem->add_option("--rows,--tokens", ew.rows, "rows (tokens)")->required();
+    elem->add_option("--cols,--hidden", ew.cols, "elements per row (fp8_quantize: k; residual_add, embedding: hidden)");
+    elem->add_option("--heads", ew.heads, "rope: query heads per tensor-parallel rank");
+    elem->add_option("--kv-heads", ew.kv_heads, "rope: key heads per rank");
+    elem->add_option("--head-dim", ew.head_dim, "rope: head size");
+    elem->add_option("--rotary-dim", ew.rotary_dim, "rope: rotated dimensions (default: head size)");
+    elem->add_option("--vocab", ew.vocab, "embedding: table rows per rank");
+    elem->final_callback([] { run_predict_elementwise(ew); });
+}
+
+}  // namespace synperf::cli
