@@ -3,10 +3,12 @@
 /// \file Measured fused-MoE block latencies (SGLang Triton fused_moe) from aiconfigurator's SGLang tables.
 ///
 /// `aiconfigurator_sglang/<gpu>/moe_perf.csv`, rows with kernel_source = sglang_fused_moe_triton and
-/// distribution = balanced (the only one staged), moe_dtype bfloat16 or fp8_block; latency in milliseconds.
+/// distribution = balanced (the only one staged), moe_dtype bfloat16 or fp8_block (fp8 W8A8; the collector uses
+/// block scales only when H and I / tp are multiples of 128); latency in milliseconds.
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "synperf/data/csv.hpp"
@@ -15,6 +17,16 @@
 #include "synperf/gpu/registry.hpp"
 
 namespace synperf::data {
+
+/// What the collector's kernels did with rank 0's remote slots (ep > 1) on each GPU's run. The collector
+/// changed: it now clamps the -1 ids to expert 0 (collect_moe.py), earlier runs left them to moe_align's -1
+/// bucket. The data tell which: at bf16, H 7168, I 2048, E 256, topk 8, tp 1, 16384 tokens, ep 8 takes
+/// 0.18x the time of ep 1 on b200_sxm (6.4 vs 36.3 ms) and rtx_pro_6000_server (9.8 vs 55.8 ms), the eighth
+/// of the slots computed, but 0.77-0.97x on the other seven GPUs, where every slot of rank 0's tokens is.
+[[nodiscard]] inline family::moe_remote_slots collector_remote_slots(std::string_view gpu) {
+    return (gpu == "b200_sxm" || gpu == "rtx_pro_6000_server") ? family::moe_remote_slots::dropped
+                                                                : family::moe_remote_slots::clamped_to_expert0;
+}
 
 /// One measured MoE block.
 struct measured_moe {
@@ -36,12 +48,13 @@ inline void read_moe_file(const std::filesystem::path& file, const std::string& 
         const std::string_view dt = t.field(r, c_dtype);
         family::moe_dtype d;
         if (dt == "bfloat16") d = family::moe_dtype::bf16;
-        else if (dt == "fp8_block") d = family::moe_dtype::fp8_block;
+        else if (dt == "fp8_block") d = family::moe_dtype::fp8;
         else throw load_error(file.string(), t.line(r), 0, "column 'moe_dtype': expected bfloat16 or fp8_block, got '" + std::string(dt) + "'");
         measured_moe m;
         m.gpu = gpu;
         m.problem = {t.positive_integer(r, c_t), t.positive_integer(r, c_h), t.positive_integer(r, c_i), t.positive_integer(r, c_e),
-                     t.positive_integer(r, c_k), t.positive_integer(r, c_tp), t.positive_integer(r, c_ep), d, std::nullopt};
+                     t.positive_integer(r, c_k), t.positive_integer(r, c_tp), t.positive_integer(r, c_ep), d, std::nullopt,
+                     collector_remote_slots(gpu)};
         const double ms = t.number(r, c_lat);
         if (!(ms > 0)) throw load_error(file.string(), t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
         m.latency_us = ms * 1e3;

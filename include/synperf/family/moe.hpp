@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// \file A whole fused-MoE block as SGLang's Triton path runs it on one rank (fused_experts_impl), bf16 or
-/// fp8 with 128x128 block scales (DeepSeek style, W8A8).
+/// fp8 W8A8: 128x128 weight / 1x128 activation block scales (DeepSeek style) when H and I / tp are multiples
+/// of 128, else per-tensor scales (what the aiconfigurator collector passes to fused_moe).
 ///
 /// Kernels, in order (docs/families/moe.md lists sources):
 /// - ep = 1 only: select_experts (topk_softmax) and the collector's three copies of its outputs (timed);
@@ -39,7 +40,7 @@
 namespace synperf::family {
 
 /// Weight and activation type of the experts.
-enum class moe_dtype { bf16, fp8_block };
+enum class moe_dtype { bf16, fp8 };
 
 [[nodiscard]] constexpr std::string_view to_string(moe_dtype d) noexcept { return d == moe_dtype::bf16 ? "bf16" : "fp8"; }
 
@@ -62,6 +63,7 @@ struct moe_problem {
     std::int64_t ep = 1;
     moe_dtype dtype = moe_dtype::bf16;
     std::optional<moe_kernel_config> config;  ///< explicit config for both GEMMs; else SGLang's default rule
+    moe_remote_slots remote = moe_remote_slots::dropped;  ///< ep > 1: what the kernels do with remote slots
 };
 
 /// One of the two grouped GEMMs as launched.
@@ -72,8 +74,9 @@ struct moe_gemm_launch {
     std::int64_t em = 0;                 ///< EM used for the grid
     std::int64_t grid_m = 0, grid_n = 0; ///< ceil(EM / BM), ceil(N / BN)
     std::int64_t grid = 0;               ///< CTAs launched, incl. empty ones
-    std::int64_t active_ctas = 0;        ///< CTAs below num_tokens_post_padded
-    std::int64_t empty_ctas = 0;
+    std::int64_t active_ctas = 0;        ///< CTAs of local experts' m-blocks (MMA)
+    std::int64_t zero_ctas = 0;          ///< CTAs of the -1 bucket's m-blocks (write zeros)
+    std::int64_t empty_ctas = 0;         ///< CTAs at or beyond num_tokens_post_padded (return at once)
     int threads = 0, regs = 0, smem_bytes = 0;
     double useful_flop = 0;   ///< 2 * assignments * N * K
     double padded_flop = 0;   ///< MMA flop incl. padding rows and K rounding
@@ -100,9 +103,13 @@ inline constexpr std::int64_t quant_group = 128;  // fp8 block quantization: 1x1
 
 /// SGLang get_default_config (fused_moe_triton_config.py) when no tuned file matches: bf16 64x64x32 G8
 /// (M <= E: 16x32x64 G1), Triton's default 4 warps and 3 stages; fp8 with [128, 128] blocks 64x128x128 G32,
-/// 4 warps, 3 stages. M is the token count the collector passes, E the local experts.
-[[nodiscard]] constexpr moe_kernel_config default_config(std::int64_t m, std::int64_t e, moe_dtype d) noexcept {
-    if (d == moe_dtype::fp8_block) return {64, 128, 128, 32, 4, 3};
+/// 4 warps, 3 stages; per-tensor fp8 128x256x128 G32, 8 warps, 4 stages (M <= E: 64x128x128 G1, 4 warps,
+/// 4 stages). M is the token count the collector passes, E the local experts.
+[[nodiscard]] constexpr moe_kernel_config default_config(std::int64_t m, std::int64_t e, moe_dtype d, bool block_quant) noexcept {
+    if (d == moe_dtype::fp8) {
+        if (block_quant) return {64, 128, 128, 32, 4, 3};
+        return m <= e ? moe_kernel_config{64, 128, 128, 1, 4, 4} : moe_kernel_config{128, 256, 128, 32, 8, 4};
+    }
     if (m <= e) return {16, 32, 64, 1, 4, 3};
     return {64, 64, 32, 8, 4, 3};
 }
@@ -132,7 +139,7 @@ inline void set_resources(moe_gemm_launch& l, moe_dtype d) {
 
 /// Builds one grouped GEMM: tile classes in grid order (full tiles, partial tiles, empty CTAs).
 inline work::kernel_launch gemm_launch(moe_gemm_launch& l, const moe_routing& r, const moe_alignment& a, std::int64_t topk,
-                                       bool gather_by_token, moe_dtype d, const gpu::gpu_numbers& g, double cold_weights,
+                                       bool gather_by_token, moe_dtype d, bool block_scales, const gpu::gpu_numbers& g, double cold_weights,
                                        const std::string& name) {
     const moe_kernel_config& c = l.config;
     const double e = element_bytes(d);
@@ -144,11 +151,13 @@ inline work::kernel_launch gemm_launch(moe_gemm_launch& l, const moe_routing& r,
     l.grid_n = ceil_div(l.n, c.bn);
     l.grid = l.grid_m * l.grid_n;
     const std::int64_t active_m = std::min(a.active_blocks, l.grid_m);
+    const std::int64_t zero_m = std::min(a.dropped_blocks, l.grid_m - active_m);
     l.active_ctas = active_m * l.grid_n;
-    l.empty_ctas = l.grid - l.active_ctas;
+    l.zero_ctas = zero_m * l.grid_n;
+    l.empty_ctas = l.grid - l.active_ctas - l.zero_ctas;
     set_resources(l, d);
 
-    const double scale_loads = d == moe_dtype::fp8_block ? 4.0 * (k_padded / quant_group) : 0.0;  // fp32 scales per row
+    const double scale_loads = block_scales ? 4.0 * (k_padded / quant_group) : 0.0;  // fp32 scales per row
     const auto tile = [&](double rows, double m_blocks_of_expert) {
         work::task_work w;
         w.tensor_flop = 2.0 * c.bm * c.bn * k_padded;
@@ -195,6 +204,11 @@ inline work::kernel_launch gemm_launch(moe_gemm_launch& l, const moe_routing& r,
     k.dispatch = work::dispatch_kind::hardware;
     for (const auto& x : full) k.tasks.push_back({tile(double(x.rows), double(x.blocks)), x.count});
     for (const auto& x : partial) k.tasks.push_back({tile(double(x.rows), double(x.blocks)), x.count});
+    if (l.zero_ctas > 0) {
+        work::task_work zeros;  // the -1 bucket: write zeros to the block's rows of C
+        zeros.l2_bytes = 32.0 + double(c.bm) * c.bn * out_bytes;
+        k.tasks.push_back({zeros, l.zero_ctas});
+    }
     if (l.empty_ctas > 0) {
         work::task_work empty;  // reads num_tokens_post_padded and returns
         empty.l2_bytes = 32.0;
@@ -240,12 +254,12 @@ struct moe {
         synperf::detail::report_error("moe: unknown framework '" + std::string(framework) + "'; known: sglang");
     }
 
-    static constexpr std::array<std::string_view, 26> feature_names{
+    static constexpr std::array<std::string_view, 28> feature_names{
         "theoretical_us", "gemm_share", "w13_tensor_all_cycle", "w13_tensor_sm_max_cycle", "w13_smem_sm_max_cycle",
         "w13_dram_cycle", "w2_tensor_all_cycle", "w2_tensor_sm_max_cycle", "w2_smem_sm_max_cycle", "w2_dram_cycle",
         "small_kernels_us", "launches", "w13_waves", "w2_waves", "empty_cta_fraction", "padding_ratio",
         "active_experts", "rows_per_expert", "block_m", "block_n", "block_k", "warps", "stages", "weights_over_l2",
-        "fp8", "l2_cycle"};
+        "fp8", "block_scales", "l2_cycle", "zero_cta_fraction"};
     static constexpr std::size_t feature_count = feature_names.size();
 
     static constexpr work::dispatch_kind main_dispatch(const gpu::gpu_numbers&) noexcept { return work::dispatch_kind::hardware; }
@@ -270,9 +284,6 @@ struct moe {
             synperf::detail::report_error("moe: experts (" + std::to_string(p.experts) + ") must be divisible by ep (" + std::to_string(p.ep) + ")");
         if (p.inter % p.tp != 0)
             synperf::detail::report_error("moe: inter (" + std::to_string(p.inter) + ") must be divisible by tp (" + std::to_string(p.tp) + ")");
-        if (p.dtype == moe_dtype::fp8_block && (p.hidden % moe_detail::quant_group != 0 || (p.inter / p.tp) % moe_detail::quant_group != 0))
-            synperf::detail::report_error("moe: fp8 block quantization needs hidden and inter / tp divisible by 128, got " +
-                                          std::to_string(p.hidden) + " and " + std::to_string(p.inter / p.tp));
         if (p.config) {
             const moe_kernel_config& c = *p.config;
             const auto pow2 = [](int v, int lo, int hi) { return v >= lo && v <= hi && (v & (v - 1)) == 0; };
@@ -285,23 +296,28 @@ struct moe {
                 synperf::detail::report_error("moe: config num_warps must be a power of two in [1, 32], got " + std::to_string(c.warps));
             if (c.stages < 1 || c.stages > 8)
                 synperf::detail::report_error("moe: config num_stages must be in [1, 8], got " + std::to_string(c.stages));
-            if (p.dtype == moe_dtype::fp8_block && c.bk % moe_detail::quant_group != 0 && moe_detail::quant_group % c.bk != 0)
+            if (p.dtype == moe_dtype::fp8 && block_quant(p) && c.bk % moe_detail::quant_group != 0 && moe_detail::quant_group % c.bk != 0)
                 synperf::detail::report_error("moe: fp8 block quantization needs BLOCK_SIZE_K to divide or be a multiple of 128");
         }
     }
 
+    /// fp8 runs with 128x128 block scales when H and I / tp are multiples of 128 (the collector's rule).
+    static constexpr bool block_quant(const moe_problem& p) noexcept {
+        return p.dtype == moe_dtype::fp8 && p.hidden % moe_detail::quant_group == 0 && (p.inter / p.tp) % moe_detail::quant_group == 0;
+    }
+
     /// The config SGLang runs: the explicit one, else the default rule for (tokens seen, local experts, dtype).
     static moe_kernel_config chosen_config(const moe_problem& p, const moe_routing& r) {
-        return p.config ? *p.config : moe_detail::default_config(r.tokens, r.local_experts, p.dtype);
+        return p.config ? *p.config : moe_detail::default_config(r.tokens, r.local_experts, p.dtype, block_quant(p));
     }
 
     static moe_plan plan(const moe_problem& p, const gpu::gpu_numbers& g) {
         using namespace moe_detail;
         validate(p);
-        if (p.dtype == moe_dtype::fp8_block && !(g.tensor_fp8_flop_per_clk > 0))
+        if (p.dtype == moe_dtype::fp8 && !(g.tensor_fp8_flop_per_clk > 0))
             synperf::detail::report_error("moe: fp8 needs FP8 tensor cores; this GPU (sm_" + std::to_string(g.sm_version()) + ") has none");
         moe_plan out;
-        out.routing = balanced_routing(p.tokens, p.experts, p.topk, p.ep);
+        out.routing = balanced_routing(p.tokens, p.experts, p.topk, p.ep, p.remote);
         const moe_routing& r = out.routing;
         const moe_kernel_config c = chosen_config(p, r);
         out.explicit_config = p.config.has_value();
@@ -322,8 +338,8 @@ struct moe {
         out.w2.n = p.hidden;
         out.w2.k = i_local;
         out.w2.a_rows = assignments;
-        work::kernel_launch k13 = gemm_launch(out.w13, r, out.alignment, p.topk, true, p.dtype, g, cold, "fused_moe_w13");
-        work::kernel_launch k2 = gemm_launch(out.w2, r, out.alignment, p.topk, false, p.dtype, g, cold, "fused_moe_w2");
+        work::kernel_launch k13 = gemm_launch(out.w13, r, out.alignment, p.topk, true, p.dtype, block_quant(p), g, cold, "fused_moe_w13");
+        work::kernel_launch k2 = gemm_launch(out.w2, r, out.alignment, p.topk, false, p.dtype, block_quant(p), g, cold, "fused_moe_w2");
         for (const auto* l : {&out.w13, &out.w2})
             if (gpu::ctas_per_sm(g, {l->threads, l->regs, l->smem_bytes}) < 1)
                 synperf::detail::report_error("moe: the " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) +
@@ -345,13 +361,14 @@ struct moe {
         // moe_align_block_size: counts and prefix sum in one CTA, then the scatter into sorted_token_ids.
         const double align_bytes = asg * 4.0 * 2.0 + double(out.alignment.buffer) * 4.0 + double(out.alignment.buffer / c.bm) * 4.0;
         out.kernels.push_back(small_kernel("moe_align_block_size", 1, 1024, align_bytes, asg, g));
-        if (p.dtype == moe_dtype::fp8_block)
-            out.kernels.push_back(small_kernel("per_token_group_quant_fp8_a1", ceil_div(t * p.hidden / quant_group, 16), 256,
+        const bool blocks = block_quant(p);
+        if (p.dtype == moe_dtype::fp8)
+            out.kernels.push_back(small_kernel(blocks ? "per_token_group_quant_fp8_a1" : "static_scaled_fp8_quant_a1", ceil_div(t * p.hidden / quant_group, 16), 256,
                                                ta * h * 3.0 + ta * h / quant_group * 4.0, ta * h * 3.0, g));
         out.kernels.push_back(small_kernel("silu_and_mul", assignments, int(std::min<std::int64_t>(i_local, 1024)),
                                            asg * il * 3.0 * out_bytes, asg * il * 5.0, g));
-        if (p.dtype == moe_dtype::fp8_block)
-            out.kernels.push_back(small_kernel("per_token_group_quant_fp8_a2", ceil_div(assignments * i_local / quant_group, 16), 256,
+        if (p.dtype == moe_dtype::fp8)
+            out.kernels.push_back(small_kernel(blocks ? "per_token_group_quant_fp8_a2" : "static_scaled_fp8_quant_a2", ceil_div(assignments * i_local / quant_group, 16), 256,
                                                asg * il * 3.0 + asg * il / quant_group * 4.0, asg * il * 3.0, g));
         out.kernels.push_back(small_kernel(p.topk == 1 ? "copy_output" : "moe_sum_reduce", ceil_div(t, 4), 256,
                                            (asg + ta) * h * out_bytes, asg * h, g));
@@ -395,8 +412,10 @@ struct moe {
                 double(c.warps),
                 double(c.stages),
                 weights / g.l2_bytes,
-                p.dtype == moe_dtype::fp8_block ? 1.0 : 0.0,
-                l2};
+                p.dtype == moe_dtype::fp8 ? 1.0 : 0.0,
+                block_quant(p) ? 1.0 : 0.0,
+                l2,
+                grid > 0 ? double(plan.w13.zero_ctas + plan.w2.zero_ctas) / grid : 0.0};
     }
 };
 

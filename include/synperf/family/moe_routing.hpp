@@ -7,23 +7,35 @@
 /// floor(t * stride / T + i * stride) mod E; torch.topk then keeps the topk largest logits (a repeated expert
 /// once, then the lowest free ids). Under expert parallelism the collector times rank 0 only
 /// (collector/sglang/collect_moe.py build_rank0_workloads): the tokens with at least one of the first E / ep
-/// experts, with every remote slot of those tokens set to -1 and then clamped to 0, so local expert 0 also
-/// receives all their remote slots (with weight 0).
+/// experts, every remote slot of those tokens set to -1. What happens to the -1 slots differs:
+/// - `dropped` (SGLang serving, and the collector before it clamped): moe_align_block_size sorts them into an
+///   extra bucket whose m-blocks carry expert id -1; fused_moe_kernel writes zeros for those rows and returns;
+/// - `clamped_to_expert0` (collect_moe.py now: topk_ids.clamp(min=0)): local expert 0 also computes all the
+///   remote slots (with weight 0).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "synperf/error.hpp"
 
 namespace synperf::family {
 
+/// What the MoE kernels do with a token's slots routed to another rank's experts (topk id -1).
+enum class moe_remote_slots { dropped, clamped_to_expert0 };
+
+[[nodiscard]] constexpr std::string_view to_string(moe_remote_slots r) noexcept {
+    return r == moe_remote_slots::dropped ? "dropped" : "clamped_to_expert0";
+}
+
 /// What the kernels of one rank see.
 struct moe_routing {
     std::int64_t tokens = 0;          ///< rows of the hidden states the rank's kernels read
     std::int64_t local_experts = 0;   ///< experts held by the rank (E / ep)
     std::vector<std::int64_t> counts; ///< assignments per local expert (routed slots, incl. clamped remote ones)
+    std::int64_t dropped = 0;         ///< remote slots of the rank's tokens sorted into the -1 bucket (not computed)
     [[nodiscard]] std::int64_t assignments() const {
         std::int64_t s = 0;
         for (auto c : counts) s += c;
@@ -76,7 +88,8 @@ inline bool distinct_offsets(std::int64_t experts, std::int64_t topk) {
 }  // namespace moe_routing_detail
 
 /// Balanced routing of `tokens` tokens over `experts` experts, top-`topk`, as rank 0 of `ep` sees it.
-inline moe_routing balanced_routing(std::int64_t tokens, std::int64_t experts, std::int64_t topk, std::int64_t ep) {
+inline moe_routing balanced_routing(std::int64_t tokens, std::int64_t experts, std::int64_t topk, std::int64_t ep,
+                                    moe_remote_slots remote = moe_remote_slots::dropped) {
     using namespace moe_routing_detail;
     if (tokens <= 0 || experts <= 0 || topk <= 0 || ep <= 0 || topk > experts || experts % ep != 0)
         synperf::detail::report_error("moe: invalid routing (tokens " + std::to_string(tokens) + ", experts " +
@@ -125,7 +138,11 @@ inline moe_routing balanced_routing(std::int64_t tokens, std::int64_t experts, s
         r.tokens = tokens;
     } else {
         r.tokens = kept;
-        if (!r.counts.empty()) r.counts[0] += kept * topk - kept_slots_local;  // remote slots clamped to expert 0
+        const std::int64_t remote_slots = kept * topk - kept_slots_local;
+        if (remote == moe_remote_slots::clamped_to_expert0)
+            r.counts[0] += remote_slots;
+        else
+            r.dropped = remote_slots;
     }
     return r;
 }
@@ -136,16 +153,19 @@ struct moe_alignment {
     std::int64_t block_m = 0;
     std::int64_t post_padded = 0;     ///< num_tokens_post_padded = sum_e ceil(c_e / BM) * BM
     std::int64_t buffer = 0;          ///< sorted_token_ids length: numel * BM if numel < E + 1, else numel + (E + 1)(BM - 1)
-    std::int64_t active_blocks = 0;   ///< m-blocks holding assignments (post_padded / BM)
+    std::int64_t active_blocks = 0;   ///< m-blocks of local experts holding assignments
+    std::int64_t dropped_blocks = 0;  ///< m-blocks of the -1 bucket (zeros written, no MMA)
 };
 
 inline moe_alignment align_block_size(const moe_routing& r, std::int64_t topk, std::int64_t block_m) {
     moe_alignment a;
     a.block_m = block_m;
     for (auto c : r.counts) a.post_padded += moe_routing_detail::ceil_div(c, block_m) * block_m;
+    a.active_blocks = a.post_padded / block_m;
+    a.dropped_blocks = moe_routing_detail::ceil_div(r.dropped, block_m);
+    a.post_padded += a.dropped_blocks * block_m;
     const std::int64_t numel = r.tokens * topk;
     a.buffer = numel < r.local_experts + 1 ? numel * block_m : numel + (r.local_experts + 1) * (block_m - 1);
-    a.active_blocks = a.post_padded / block_m;
     return a;
 }
 
