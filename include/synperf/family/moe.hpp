@@ -165,8 +165,9 @@ inline work::kernel_launch gemm_launch(moe_gemm_launch& l, const moe_routing& r,
         w.smem_bytes = double(c.bm + c.bn) * k_padded * e;
         const double b_tile = double(c.bn) * k_padded * e;
         w.l2_bytes = rows * (k_padded * e + scale_loads + 8.0) + b_tile + rows * c.bn * out_bytes;
-        // The expert's weight tile comes from DRAM once and is shared by its m-blocks.
-        w.dram_bytes = cold_weights * b_tile / m_blocks_of_expert;
+        // The expert's weight tile comes from DRAM once per GROUP_SIZE_M group of its m-blocks (the group's
+        // m-blocks run back to back for each pid_n, later groups find it evicted), shared within the group.
+        w.dram_bytes = cold_weights * b_tile * double(ceil_div(std::int64_t(m_blocks_of_expert), c.group_m)) / m_blocks_of_expert;
         return w;
     };
     // Classes keyed by (valid rows, m-blocks of the expert); balanced routing gives a handful.
@@ -254,12 +255,12 @@ struct moe {
         synperf::detail::report_error("moe: unknown framework '" + std::string(framework) + "'; known: sglang");
     }
 
-    static constexpr std::array<std::string_view, 28> feature_names{
+    static constexpr std::array<std::string_view, 30> feature_names{
         "theoretical_us", "gemm_share", "w13_tensor_all_cycle", "w13_tensor_sm_max_cycle", "w13_smem_sm_max_cycle",
         "w13_dram_cycle", "w2_tensor_all_cycle", "w2_tensor_sm_max_cycle", "w2_smem_sm_max_cycle", "w2_dram_cycle",
         "small_kernels_us", "launches", "w13_waves", "w2_waves", "empty_cta_fraction", "padding_ratio",
         "active_experts", "rows_per_expert", "block_m", "block_n", "block_k", "warps", "stages", "weights_over_l2",
-        "fp8", "block_scales", "l2_cycle", "zero_cta_fraction"};
+        "fp8", "block_scales", "l2_cycle", "zero_cta_fraction", "w13_dram_all_cycle", "w2_dram_all_cycle"};
     static constexpr std::size_t feature_count = feature_names.size();
 
     static constexpr work::dispatch_kind main_dispatch(const gpu::gpu_numbers&) noexcept { return work::dispatch_kind::hardware; }
@@ -415,7 +416,9 @@ struct moe {
                 p.dtype == moe_dtype::fp8 ? 1.0 : 0.0,
                 block_quant(p) ? 1.0 : 0.0,
                 l2,
-                grid > 0 ? double(plan.w13.zero_ctas + plan.w2.zero_ctas) / grid : 0.0};
+                grid > 0 ? double(plan.w13.zero_ctas + plan.w2.zero_ctas) / grid : 0.0,
+                kf[0].all.dram,
+                kf[1].all.dram};
     }
 };
 
