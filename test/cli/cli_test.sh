@@ -100,7 +100,7 @@ case "$case" in
     expect_error "topk \(9\) must be <= experts \(8\)" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 9
     expect_error "divisible by ep" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --ep 3
     expect_error "divisible by tp" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --tp 3
-    expect_error "--config expects 6 integers" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --config 64,64,32
+    expect_error "config expects 6 integers" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --config 64,64,32
     expect_error "BLOCK_SIZE_M/N/K must be powers of two" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --config 48,64,32,8,4,3
     expect_error "FP8 tensor cores" predict moe --gpu a100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --dtype fp8;;
   eval_moe)

@@ -342,7 +342,7 @@ struct moe {
         work::kernel_launch k13 = gemm_launch(out.w13, r, out.alignment, p.topk, true, p.dtype, block_quant(p), g, cold, "fused_moe_w13");
         work::kernel_launch k2 = gemm_launch(out.w2, r, out.alignment, p.topk, false, p.dtype, block_quant(p), g, cold, "fused_moe_w2");
         for (const auto* l : {&out.w13, &out.w2})
-            if (gpu::ctas_per_sm(g, {l->threads, l->regs, l->smem_bytes}) < 1)
+            if (l->smem_bytes > g.smem_per_cta_bytes || gpu::ctas_per_sm(g, {l->threads, l->regs, l->smem_bytes}) < 1)
                 synperf::detail::report_error("moe: the " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) +
                                               " config with " + std::to_string(c.stages) + " stages needs " + std::to_string(l->smem_bytes) +
                                               " bytes of shared memory per CTA, more than this GPU has");
