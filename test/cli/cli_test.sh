@@ -96,6 +96,9 @@ case "$case" in
     out="$("$synperf" predict moe --gpu b200_sxm --tokens 64 --hidden 4096 --inter 14336 --experts 8 --topk 2 --ep 2 --dtype fp8 \
       --config 32,128,128,1,4,3)" || fail "predict moe with config"
     grep -q "32x128x128 GROUP_SIZE_M 1 num_warps 4 num_stages 3 (explicit)" <<<"$out" || fail "explicit config not used: $out"
+    out="$("$synperf" predict moe --gpu h100_sxm --tokens 64 --hidden 7168 --inter 2048 --experts 256 --topk 8 --ep 8 \
+      --ep-remote clamped --json)" || fail "predict moe --ep-remote clamped"
+    grep -q '"remote_slots": "clamped_to_expert0"' <<<"$out" || fail "--ep-remote not applied: $out"
     expect_error "tokens must be > 0, got 0" predict moe --gpu h100_sxm --tokens 0 --hidden 4096 --inter 14336 --experts 8 --topk 2
     expect_error "topk \(9\) must be <= experts \(8\)" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 9
     expect_error "divisible by ep" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --ep 3

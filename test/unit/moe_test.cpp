@@ -41,7 +41,7 @@ TEST_CASE("moe: balanced routing is the collector's (t + i * ceil(E / topk)) mod
     CHECK(one.active_experts() == 2);
 }
 
-TEST_CASE("moe: under expert parallelism rank 0 keeps its tokens; remote slots are dropped or clamped to expert 0") {
+TEST_CASE("moe: under expert parallelism rank 0 keeps its tokens and drops or clamps remote slots") {
     using synperf::family::moe_remote_slots;
     // T = 8, E = 8, topk = 2, ep = 2: every token has exactly one of the experts 0..3; each local expert gets
     // 2 slots, and the 8 remote slots of the 8 kept tokens go to the -1 bucket, or to expert 0 when clamped.
@@ -61,7 +61,7 @@ TEST_CASE("moe: under expert parallelism rank 0 keeps its tokens; remote slots a
     CHECK(half.dropped == 8);
 }
 
-TEST_CASE("moe: the -1 bucket's m-blocks write zeros; they sit between the used and the empty CTAs") {
+TEST_CASE("moe: the -1 bucket's m-blocks write zeros between the used and the empty CTAs") {
     const auto g = synperf::gpu::find_gpu("h100_sxm").numbers;
     moe_problem p = problem(16, 64, 64, 8, 2, 1, 4, moe_kernel_config{16, 32, 64, 1, 4, 3});
     const auto plan = moe::plan(p, g);
@@ -76,7 +76,7 @@ TEST_CASE("moe: the -1 bucket's m-blocks write zeros; they sit between the used 
     CHECK(plan.w13.empty_ctas == 4);
 }
 
-TEST_CASE("moe: moe_align_block_size pads each expert to BM; the grid counts the empty CTAs") {
+TEST_CASE("moe: moe_align_block_size pads each expert to BM and the grid counts the empty CTAs") {
     const auto g = synperf::gpu::find_gpu("h100_sxm").numbers;
     // 8 experts x 4 assignments, BM = 16: post padded 8 * 16 = 128; buffer 32 + (8 + 1) * 15 = 167.
     const moe_problem p = problem(16, 64, 64, 8, 2, 1, 1, moe_kernel_config{16, 32, 64, 1, 4, 3});

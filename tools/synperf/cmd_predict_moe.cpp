@@ -29,6 +29,7 @@ struct predict_moe_options {
     std::int64_t tokens = 0, hidden = 0, inter = 0, experts = 0, topk = 0, tp = 1, ep = 1;
     std::string dtype = "bf16";
     std::string config;
+    std::string remote = "dropped";
     std::string weights;
     bool json = false;
 };
@@ -68,6 +69,7 @@ void run_predict_moe(const predict_moe_options& o) {
     family::moe_problem p{o.tokens, o.hidden, o.inter, o.experts, o.topk, o.tp, o.ep,
                           o.dtype == "fp8" ? family::moe_dtype::fp8 : family::moe_dtype::bf16, std::nullopt};
     if (!o.config.empty()) p.config = parse_config(o.config);
+    p.remote = o.remote == "clamped" ? family::moe_remote_slots::clamped_to_expert0 : family::moe_remote_slots::dropped;
     // The plan checks the problem and the GPU before the model is loaded, so either is reported as such.
     const family::moe_plan plan = family::moe::plan(p, g.numbers);
     auto net = moe_model(o.weights);
@@ -96,6 +98,7 @@ void run_predict_moe(const predict_moe_options& o) {
             {"config", {{"block_m", c.bm}, {"block_n", c.bn}, {"block_k", c.bk}, {"group_m", c.group_m}, {"num_warps", c.warps},
                         {"num_stages", c.stages}, {"source", config_source}}},
             {"routing", {{"tokens", plan.routing.tokens}, {"local_experts", plan.routing.local_experts},
+                         {"remote_slots", std::string(family::to_string(p.remote))}, {"dropped_slots", plan.routing.dropped},
                          {"active_experts", plan.routing.active_experts()}, {"assignments", plan.routing.assignments()}}},
             {"padding", {{"num_tokens_post_padded", plan.alignment.post_padded}, {"sorted_ids_buffer", plan.alignment.buffer}}},
             {"w13", gemm_json(plan.w13)}, {"w2", gemm_json(plan.w2)}, {"kernels", kernels}, {"warnings", warnings}};
@@ -139,6 +142,11 @@ void add_predict_moe_command(CLI::App& predict) {
         ->check(CLI::IsMember({"bf16", "fp8"}))
         ->capture_default_str();
     cmd->add_option("--config", o.config, "explicit Triton config BM,BN,BK,GROUP_M,warps,stages (default: SGLang's default rule)");
+    cmd->add_option("--ep-remote", o.remote,
+                    "ep > 1: slots routed to other ranks are dropped (SGLang serving) or clamped to local expert 0 (the "
+                    "current aiconfigurator collector)")
+        ->check(CLI::IsMember({"dropped", "clamped"}))
+        ->capture_default_str();
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->final_callback([] { run_predict_moe(o); });
