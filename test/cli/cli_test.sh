@@ -111,6 +111,33 @@ case "$case" in
       done
       grep -q '"flagged": true' <<<"$out" || fail "eval $fam flags no never-seen kernel rows"
     done;;
+  predict_moe)
+    # Embedded shipped model: no data directory needed.
+    out="$(SYNPERF_DATA=/nonexistent "$synperf" predict moe --gpu h100_sxm --tokens 256 --hidden 7168 --inter 2048 --experts 256 \
+      --topk 8 --tp 8 --json)" || fail "predict moe"
+    for key in latency_us efficiency theoretical_us config grid_ctas empty_ctas num_tokens_post_padded kernels; do
+      grep -q "\"$key\"" <<<"$out" || fail "no $key in $out"
+    done
+    grep -q '"source": "sglang_default"' <<<"$out" || fail "default config not reported: $out"
+    out="$("$synperf" predict moe --gpu b200_sxm --tokens 64 --hidden 4096 --inter 14336 --experts 8 --topk 2 --ep 2 --dtype fp8 \
+      --config 32,128,128,1,4,3)" || fail "predict moe with config"
+    grep -q "32x128x128 GROUP_SIZE_M 1 num_warps 4 num_stages 3 (explicit)" <<<"$out" || fail "explicit config not used: $out"
+    out="$("$synperf" predict moe --gpu h100_sxm --tokens 64 --hidden 7168 --inter 2048 --experts 256 --topk 8 --ep 8 \
+      --ep-remote clamped --json)" || fail "predict moe --ep-remote clamped"
+    grep -q '"remote_slots": "clamped_to_expert0"' <<<"$out" || fail "--ep-remote not applied: $out"
+    expect_error "tokens must be > 0, got 0" predict moe --gpu h100_sxm --tokens 0 --hidden 4096 --inter 14336 --experts 8 --topk 2
+    expect_error "topk \(9\) must be <= experts \(8\)" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 9
+    expect_error "divisible by ep" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --ep 3
+    expect_error "divisible by tp" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --tp 3
+    expect_error "config expects 6 integers" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --config 64,64,32
+    expect_error "BLOCK_SIZE_M/N/K must be powers of two" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --config 48,64,32,8,4,3
+    expect_error "FP8 tensor cores" predict moe --gpu a100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --dtype fp8;;
+  eval_moe)
+    need_data
+    out="$("$synperf" eval moe --data "$data" --json)" || fail "eval moe"
+    for gpu in h100_sxm b200_sxm l40s a100_sxm rtx_pro_6000_server b300_sxm gb300 h200_sxm gb200; do
+      grep -q "\"gpu\": \"$gpu\"" <<<"$out" || fail "eval moe lacks $gpu"
+    done;;
   *) fail "unknown case $case";;
 esac
 echo "passed: $case"

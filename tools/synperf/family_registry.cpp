@@ -20,6 +20,7 @@ family_tool gemm_fp8_family_tool();
 family_tool rmsnorm_family_tool();
 family_tool silu_mul_family_tool();
 family_tool elementwise_family_tool();
+family_tool moe_family_tool();
 
 const std::vector<family_tool>& family_tools() {
     static const std::vector<family_tool> tools{
@@ -31,6 +32,7 @@ const std::vector<family_tool>& family_tools() {
         rmsnorm_family_tool(),
         silu_mul_family_tool(),
         elementwise_family_tool(),
+        moe_family_tool(),
     };
     return tools;
 }

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Measured fused-MoE block latencies (SGLang Triton fused_moe) from aiconfigurator's SGLang tables.
+///
+/// `aiconfigurator_sglang/<gpu>/moe_perf.csv`, rows with kernel_source = sglang_fused_moe_triton and
+/// distribution = balanced (the only one staged), moe_dtype bfloat16 or fp8_block (fp8 W8A8; the collector uses
+/// block scales only when H and I / tp are multiples of 128); latency in milliseconds.
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "synperf/data/csv.hpp"
+#include "synperf/data/protocol.hpp"
+#include "synperf/family/moe.hpp"
+#include "synperf/gpu/registry.hpp"
+
+namespace synperf::data {
+
+/// What the collector's kernels did with rank 0's remote slots (ep > 1) on each GPU's run. The collector
+/// changed: it now clamps the -1 ids to expert 0 (collect_moe.py), earlier runs left them to moe_align's -1
+/// bucket. The data tell which: at bf16, H 7168, I 2048, E 256, topk 8, tp 1, 16384 tokens, ep 8 takes
+/// 0.18x the time of ep 1 on b200_sxm (6.4 vs 36.3 ms) and rtx_pro_6000_server (9.8 vs 55.8 ms), the eighth
+/// of the slots computed, but 0.77-0.97x on the other seven GPUs, where every slot of rank 0's tokens is.
+[[nodiscard]] inline family::moe_remote_slots collector_remote_slots(std::string_view gpu) {
+    return (gpu == "b200_sxm" || gpu == "rtx_pro_6000_server") ? family::moe_remote_slots::dropped
+                                                                : family::moe_remote_slots::clamped_to_expert0;
+}
+
+/// One measured MoE block.
+struct measured_moe {
+    std::string gpu;  ///< canonical GPU id
+    family::moe_problem problem;
+    double latency_us = 0;
+    std::uint64_t shape_hash = 0;  ///< hash of every column but the token count: the seen split key
+};
+
+/// Reads the Triton fused-MoE rows of one `moe_perf.csv`; `gpu` is the folder's GPU.
+inline void read_moe_file(const std::filesystem::path& file, const std::string& gpu, std::vector<measured_moe>& out) {
+    const csv_table t = csv_table::load(file.string());
+    const std::size_t c_src = t.column("kernel_source"), c_dtype = t.column("moe_dtype"), c_t = t.column("num_tokens"),
+                      c_h = t.column("hidden_size"), c_i = t.column("inter_size"), c_k = t.column("topk"),
+                      c_e = t.column("num_experts"), c_tp = t.column("moe_tp_size"), c_ep = t.column("moe_ep_size"),
+                      c_dist = t.column("distribution"), c_lat = t.column("latency");
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        if (t.field(r, c_src) != "sglang_fused_moe_triton" || t.field(r, c_dist) != "balanced") continue;
+        const std::string_view dt = t.field(r, c_dtype);
+        family::moe_dtype d;
+        if (dt == "bfloat16") d = family::moe_dtype::bf16;
+        else if (dt == "fp8_block") d = family::moe_dtype::fp8;
+        else throw load_error(file.string(), t.line(r), 0, "column 'moe_dtype': expected bfloat16 or fp8_block, got '" + std::string(dt) + "'");
+        measured_moe m;
+        m.gpu = gpu;
+        m.problem = {t.positive_integer(r, c_t), t.positive_integer(r, c_h), t.positive_integer(r, c_i), t.positive_integer(r, c_e),
+                     t.positive_integer(r, c_k), t.positive_integer(r, c_tp), t.positive_integer(r, c_ep), d, std::nullopt,
+                     collector_remote_slots(gpu)};
+        const double ms = t.number(r, c_lat);
+        if (!(ms > 0)) throw load_error(file.string(), t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
+        m.latency_us = ms * 1e3;
+        const auto& p = m.problem;
+        m.shape_hash = shape_hash({p.hidden, p.inter, p.experts, p.topk, p.tp, p.ep, static_cast<std::int64_t>(d)});
+        out.push_back(std::move(m));
+    }
+}
+
+/// Every Triton fused-MoE row under `data_dir`/aiconfigurator_sglang, in a stable order.
+[[nodiscard]] inline std::vector<measured_moe> read_moe_rows(const std::filesystem::path& data_dir) {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> files;
+    const fs::path root = data_dir / "aiconfigurator_sglang";
+    std::error_code ec;
+    if (fs::is_directory(root, ec))
+        for (const auto& entry : fs::directory_iterator(root))
+            if (entry.is_directory() && fs::exists(entry.path() / "moe_perf.csv")) files.push_back(entry.path() / "moe_perf.csv");
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw load_error(root.string(), 0, 0, "expected <gpu>/moe_perf.csv files, found none");
+    std::vector<measured_moe> rows;
+    for (const fs::path& f : files) read_moe_file(f, gpu::find_gpu(f.parent_path().filename().string()).name, rows);
+    return rows;
+}
+
+}  // namespace synperf::data

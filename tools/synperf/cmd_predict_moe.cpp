@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+// `synperf predict moe`: one fused-MoE block as SGLang's Triton fused_moe runs it on one rank.
+#include <cstdint>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <synperf/cost/mlp_cost.hpp>
+#include <synperf/error.hpp>
+#include <synperf/family/moe.hpp>
+#include <synperf/mlp/format.hpp>
+#include <synperf/predictor/predictor.hpp>
+#if __has_include(<synperf/models/moe.hpp>)
+#include <synperf/models/moe.hpp>
+#define SYNPERF_CLI_HAS_EMBEDDED_MOE 1
+#endif
+
+#include "synperf/common.hpp"
+
+namespace synperf::cli {
+namespace {
+
+struct predict_moe_options {
+    gpu_choice gpu;
+    std::int64_t tokens = 0, hidden = 0, inter = 0, experts = 0, topk = 0, tp = 1, ep = 1;
+    std::string dtype = "bf16";
+    std::string config;
+    std::string remote = "dropped";
+    std::string weights;
+    bool json = false;
+};
+
+std::shared_ptr<const mlp::network> moe_model(const std::string& weights) {
+    if (!weights.empty()) return std::make_shared<const mlp::network>(mlp::load_mlp(weights));
+#ifdef SYNPERF_CLI_HAS_EMBEDDED_MOE
+    return std::shared_ptr<const mlp::network>(&models::moe(), [](const mlp::network*) {});
+#else
+    return std::make_shared<const mlp::network>(mlp::load_mlp(model_path("moe", false).string()));
+#endif
+}
+
+/// "BM,BN,BK,GROUP_M,warps,stages" -> a config.
+family::moe_kernel_config parse_config(const std::string& text) {
+    std::vector<int> v;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        std::size_t used = 0;
+        int x = 0;
+        try {
+            x = std::stoi(item, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || used != item.size())
+            throw invalid_argument("synperf: --config expects BM,BN,BK,GROUP_M,warps,stages (integers), got '" + text + "'");
+        v.push_back(x);
+    }
+    if (v.size() != 6) throw invalid_argument("synperf: --config expects 6 integers BM,BN,BK,GROUP_M,warps,stages, got '" + text + "'");
+    return {v[0], v[1], v[2], v[3], v[4], v[5]};
+}
+
+void run_predict_moe(const predict_moe_options& o) {
+    const gpu::runtime_gpu g = o.gpu.resolve();
+    family::moe_problem p{o.tokens, o.hidden, o.inter, o.experts, o.topk, o.tp, o.ep,
+                          o.dtype == "fp8" ? family::moe_dtype::fp8 : family::moe_dtype::bf16, std::nullopt};
+    if (!o.config.empty()) p.config = parse_config(o.config);
+    p.remote = o.remote == "clamped" ? family::moe_remote_slots::clamped_to_expert0 : family::moe_remote_slots::dropped;
+    // The plan checks the problem and the GPU before the model is loaded, so either is reported as such.
+    const family::moe_plan plan = family::moe::plan(p, g.numbers);
+    auto net = moe_model(o.weights);
+    mlp::check_compatible(*net, family::moe::name, family::moe::feature_names, o.weights.empty() ? "moe model" : o.weights);
+    const runtime_predictor<family::moe> pred(g.numbers, cost::mlp_cost(net));
+    const prediction r = pred.predict(p, "sglang");
+    const auto warnings = outside_training_range(*net, r.features);
+    const family::moe_kernel_config& c = plan.w13.config;
+    const std::string config_source = plan.explicit_config ? "explicit" : "sglang_default";
+    const auto gemm_json = [](const family::moe_gemm_launch& l) {
+        return nlohmann::json{{"n", l.n}, {"k", l.k}, {"em", l.em}, {"grid_m", l.grid_m}, {"grid_n", l.grid_n}, {"grid_ctas", l.grid},
+                              {"active_ctas", l.active_ctas}, {"empty_ctas", l.empty_ctas}, {"threads", l.threads},
+                              {"smem_bytes", l.smem_bytes}, {"useful_flop", l.useful_flop}, {"weight_bytes", l.weight_bytes}};
+    };
+    if (o.json) {
+        nlohmann::json kernels = nlohmann::json::array();
+        for (const auto& k : r.kernels)
+            kernels.push_back({{"name", k.name}, {"ctas", k.tasks}, {"waves", k.waves}, {"theoretical_us", k.theoretical_us},
+                               {"bottleneck", k.bottleneck}});
+        const nlohmann::json out{
+            {"gpu", g.name}, {"family", family::moe::name}, {"framework", "sglang"}, {"tokens", p.tokens}, {"hidden", p.hidden},
+            {"inter", p.inter}, {"experts", p.experts}, {"topk", p.topk}, {"tp", p.tp}, {"ep", p.ep},
+            {"dtype", std::string(family::to_string(p.dtype))}, {"block_scales", family::moe::block_quant(p)},
+            {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
+            {"bottleneck", r.bottleneck},
+            {"config", {{"block_m", c.bm}, {"block_n", c.bn}, {"block_k", c.bk}, {"group_m", c.group_m}, {"num_warps", c.warps},
+                        {"num_stages", c.stages}, {"source", config_source}}},
+            {"routing", {{"tokens", plan.routing.tokens}, {"local_experts", plan.routing.local_experts},
+                         {"remote_slots", std::string(family::to_string(p.remote))}, {"dropped_slots", plan.routing.dropped},
+                         {"active_experts", plan.routing.active_experts()}, {"assignments", plan.routing.assignments()}}},
+            {"padding", {{"num_tokens_post_padded", plan.alignment.post_padded}, {"sorted_ids_buffer", plan.alignment.buffer}}},
+            {"w13", gemm_json(plan.w13)}, {"w2", gemm_json(plan.w2)}, {"kernels", kernels}, {"warnings", warnings}};
+        fmt::print("{}\n", out.dump(2));
+        return;
+    }
+    fmt::print("moe tokens={} hidden={} inter={} experts={} topk={} tp={} ep={} {} on {} ({}), SGLang Triton fused_moe\n", p.tokens,
+               p.hidden, p.inter, p.experts, p.topk, p.tp, p.ep, family::to_string(p.dtype), g.name, g.display_name);
+    fmt::print("  latency      {:.3f} us\n", r.latency_us);
+    fmt::print("  efficiency   {:.3f}\n", r.efficiency);
+    fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
+    fmt::print("  config       {}x{}x{} GROUP_SIZE_M {} num_warps {} num_stages {} ({})\n", c.bm, c.bn, c.bk, c.group_m, c.warps,
+               c.stages, config_source);
+    fmt::print("  routing      {} tokens on this rank, {} of {} local experts active, {} assignments (balanced)\n",
+               plan.routing.tokens, plan.routing.active_experts(), plan.routing.local_experts, plan.routing.assignments());
+    fmt::print("  padding      num_tokens_post_padded {}, sorted-id buffer (EM) {}\n", plan.alignment.post_padded, plan.alignment.buffer);
+    for (const auto* l : {&plan.w13, &plan.w2})
+        fmt::print("  {:<4}         N={} K={}: grid {}x{} = {} CTAs ({} empty)\n", l == &plan.w13 ? "w13" : "w2", l->n, l->k, l->grid_m,
+                   l->grid_n, l->grid, l->empty_ctas);
+    fmt::print("  kernels:\n");
+    for (const auto& k : r.kernels)
+        fmt::print("    {:<40} {:>9} CTAs {:>8.2f} waves  theoretical {:>9.3f} us ({})\n", k.name, k.tasks, k.waves, k.theoretical_us,
+                   k.bottleneck);
+    for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+}
+
+}  // namespace
+
+void add_predict_moe_command(CLI::App& predict) {
+    static predict_moe_options o;
+    auto* cmd = predict.add_subcommand("moe", "fused MoE block on one rank as SGLang's Triton fused_moe runs it (balanced routing)");
+    o.gpu.add_to(*cmd);
+    cmd->add_option("--tokens", o.tokens, "tokens entering the layer")->required();
+    cmd->add_option("--hidden", o.hidden, "hidden size H")->required();
+    cmd->add_option("--inter", o.inter, "full expert intermediate size I (the rank holds I / tp)")->required();
+    cmd->add_option("--experts", o.experts, "total experts E (the rank holds E / ep)")->required();
+    cmd->add_option("--topk", o.topk, "experts per token")->required();
+    cmd->add_option("--tp", o.tp, "MoE tensor-parallel size")->capture_default_str();
+    cmd->add_option("--ep", o.ep, "expert-parallel size")->capture_default_str();
+    cmd->add_option("--dtype", o.dtype, "bf16 or fp8 (W8A8; 128x128 block scales when H and I / tp are multiples of 128)")
+        ->check(CLI::IsMember({"bf16", "fp8"}))
+        ->capture_default_str();
+    cmd->add_option("--config", o.config, "explicit Triton config BM,BN,BK,GROUP_M,warps,stages (default: SGLang's default rule)");
+    cmd->add_option("--ep-remote", o.remote,
+                    "ep > 1: slots routed to other ranks are dropped (SGLang serving) or clamped to local expert 0 (the "
+                    "current aiconfigurator collector)")
+        ->check(CLI::IsMember({"dropped", "clamped"}))
+        ->capture_default_str();
+    cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
+    cmd->add_flag("--json", o.json, "print JSON");
+    cmd->final_callback([] { run_predict_moe(o); });
+}
+
+}  // namespace synperf::cli
