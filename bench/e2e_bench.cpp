@@ -62,6 +62,7 @@ e2e::family_models bench_models(std::string& label) {
     complete<family::silu_mul>(m.silu_mul, label);
     complete<family::elementwise>(m.elementwise, label);
     complete<family::allreduce>(m.allreduce, label);
+    complete<family::moe>(m.moe, label);
     return m;
 }
 

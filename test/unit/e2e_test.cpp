@@ -54,6 +54,7 @@ e2e::family_models constant_models() {
     m.silu_mul = constant_network<family::silu_mul>(0.5);
     m.elementwise = constant_network<family::elementwise>(0.5);
     m.allreduce = constant_network<family::allreduce>(0.5);
+    m.moe = constant_network<family::moe>(0.5);
     return m;
 }
 
@@ -258,9 +259,14 @@ TEST_CASE("e2e workload: MoE layers and FP8") {
     CHECK(moe.intermediate == 384);
     CHECK(std::get<e2e::gemm_op>(find_op(it, "router")->problem).n == 128);
     CHECK(find_op(it, "gate_up_proj") == nullptr);
-    // The MoE family does not exist yet: a run is refused, naming it.
+    // The block is predicted by the moe family; without its model the run is refused, naming it.
     e2e::kernel_estimator est(g, d.fw, constant_models(), system::builtin_system("h100_sxm"));
-    CHECK_THROWS_WITH_AS(est.require(it), doctest::Contains("moe (needed by moe)"), invalid_argument);
+    CHECK_NOTHROW(est.require(it));
+    CHECK(est.latency_us(*find_op(it, "moe")) > 0);
+    e2e::family_models no_moe = constant_models();
+    no_moe.moe.reset();
+    e2e::kernel_estimator refusing(g, d.fw, no_moe, system::builtin_system("h100_sxm"));
+    CHECK_THROWS_WITH_AS(refusing.require(it), doctest::Contains("moe (needed by moe)"), invalid_argument);
 
     const e2e::model_config dense = e2e::find_model("llama-3.1-8b");
     d.tp = 1;

@@ -59,6 +59,7 @@ e2e::family_models load_models() {
     fill(m.silu_mul, "silu_mul");
     fill(m.elementwise, "elementwise");
     fill(m.allreduce, "allreduce");
+    fill(m.moe, "moe");
     return m;
 }
 

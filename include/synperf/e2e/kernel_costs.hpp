@@ -27,6 +27,7 @@
 #include "synperf/family/elementwise.hpp"
 #include "synperf/family/gemm.hpp"
 #include "synperf/family/gemm_fp8.hpp"
+#include "synperf/family/moe.hpp"
 #include "synperf/family/rmsnorm.hpp"
 #include "synperf/family/silu_mul.hpp"
 #include "synperf/gpu/numbers.hpp"
@@ -46,6 +47,7 @@ struct family_models {
     std::shared_ptr<const mlp::network> silu_mul;
     std::shared_ptr<const mlp::network> elementwise;
     std::shared_ptr<const mlp::network> allreduce;
+    std::shared_ptr<const mlp::network> moe;
 };
 
 /// What a family needs that this build or these models lack, or empty when the family can be predicted.
@@ -123,6 +125,7 @@ public:
         if (models_.silu_mul) silu_mul_.emplace(g_, cost::mlp_cost(models_.silu_mul));
         if (models_.elementwise) elementwise_.emplace(g_, cost::mlp_cost(models_.elementwise));
         if (models_.allreduce) allreduce_.emplace(g_, cost::mlp_cost(models_.allreduce));
+        if (models_.moe) moe_.emplace(g_, cost::mlp_cost(models_.moe));
         if (node_) system::validate(*node_);
     }
 
@@ -142,8 +145,7 @@ public:
             case op_family::allreduce:
                 if (!node_) return {f, "no system (GPU node wiring) was given for the tensor-parallel all-reduce"};
                 return allreduce_ ? family_status{f, {}} : no_model("allreduce");
-            case op_family::moe:
-                return {f, "synperf has no moe family (fused MoE block) yet, so MoE models cannot be predicted end to end"};
+            case op_family::moe: return moe_ ? family_status{f, {}} : no_model("moe");
         }
         return {f, "unknown family"};
     }
@@ -276,7 +278,19 @@ private:
                                                     : family::collective_impl::sglang_eager;
         return allreduce_->predict(q, to_string(q.implementation)).latency_us;
     }
-    double moe_us(const moe_op&) const { refuse(op_family::moe); }
+    // SGLang's Triton fused_moe block on one TP rank (the op's intermediate size is already this rank's share),
+    // experts replicated (no expert parallelism), balanced routing; FP8 checkpoints run the W8A8 path.
+    double moe_us(const moe_op& p) const {
+        if (!moe_) refuse(op_family::moe);
+        family::moe_problem q;
+        q.tokens = p.tokens;
+        q.hidden = p.hidden;
+        q.inter = p.intermediate;
+        q.experts = p.experts;
+        q.topk = p.top_k;
+        q.dtype = p.fp8 ? family::moe_dtype::fp8 : family::moe_dtype::bf16;
+        return moe_->predict(q, "sglang").latency_us;
+    }
 
     gpu::gpu_numbers g_;
     framework fw_;
@@ -291,6 +305,7 @@ private:
     std::optional<runtime_predictor<family::silu_mul>> silu_mul_;
     std::optional<runtime_predictor<family::elementwise>> elementwise_;
     std::optional<runtime_predictor<family::allreduce>> allreduce_;
+    std::optional<runtime_predictor<family::moe>> moe_;
     std::unordered_map<std::vector<std::int64_t>, double, costs_detail::key_hash> memo_;
     std::size_t hits_ = 0;
 };

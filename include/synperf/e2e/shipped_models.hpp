@@ -42,6 +42,10 @@
 #include "synperf/models/allreduce.hpp"
 #define SYNPERF_E2E_HAS_ALLREDUCE 1
 #endif
+#if __has_include("synperf/models/moe.hpp")
+#include "synperf/models/moe.hpp"
+#define SYNPERF_E2E_HAS_MOE 1
+#endif
 
 namespace synperf::e2e {
 
@@ -78,6 +82,9 @@ inline std::shared_ptr<const mlp::network> borrow(const mlp::network& n) {
 #endif
 #ifdef SYNPERF_E2E_HAS_ALLREDUCE
     m.allreduce = shipped_detail::borrow(models::allreduce());
+#endif
+#ifdef SYNPERF_E2E_HAS_MOE
+    m.moe = shipped_detail::borrow(models::moe());
 #endif
     return m;
 }
