@@ -12,30 +12,29 @@
 
 namespace synperf::cli {
 
-family_tool gemm_family_tool();
-family_tool attention_prefill_family_tool();
-family_tool attention_decode_family_tool();
-family_tool allreduce_family_tool();
-family_tool gemm_fp8_family_tool();
-family_tool rmsnorm_family_tool();
-family_tool silu_mul_family_tool();
-family_tool elementwise_family_tool();
-family_tool moe_family_tool();
+// Each family's `<name>_family_tool()` lives in its <name>_tool.cpp; listing the name here registers it.
+#define SYNPERF_CLI_FAMILIES(REGISTER) \
+    REGISTER(gemm)                     \
+    REGISTER(attention_prefill)        \
+    REGISTER(attention_decode)         \
+    REGISTER(allreduce)                \
+    REGISTER(gemm_fp8)                 \
+    REGISTER(moe)                      \
+    REGISTER(rmsnorm)                  \
+    REGISTER(silu_mul)                 \
+    REGISTER(elementwise)
+
+#define SYNPERF_CLI_DECLARE_FAMILY(name) family_tool name##_family_tool();
+#define SYNPERF_CLI_MAKE_FAMILY(name) name##_family_tool(),
+SYNPERF_CLI_FAMILIES(SYNPERF_CLI_DECLARE_FAMILY)
 
 const std::vector<family_tool>& family_tools() {
-    static const std::vector<family_tool> tools{
-        gemm_family_tool(),
-        attention_prefill_family_tool(),
-        attention_decode_family_tool(),
-        allreduce_family_tool(),
-        gemm_fp8_family_tool(),
-        rmsnorm_family_tool(),
-        silu_mul_family_tool(),
-        elementwise_family_tool(),
-        moe_family_tool(),
-    };
+    static const std::vector<family_tool> tools{SYNPERF_CLI_FAMILIES(SYNPERF_CLI_MAKE_FAMILY)};
     return tools;
 }
+#undef SYNPERF_CLI_MAKE_FAMILY
+#undef SYNPERF_CLI_DECLARE_FAMILY
+#undef SYNPERF_CLI_FAMILIES
 
 const family_tool& find_family_tool(std::string_view name) {
     std::string known;
