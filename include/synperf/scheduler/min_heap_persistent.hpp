@@ -154,23 +154,29 @@ namespace detail {
                 return;
             }
             while (n >= ctas) {
-                std::int64_t placed = 0;
-                for (std::int64_t m = n / ctas; m >= 1 && placed == 0; --m) {
-                    const double floor_level = heap.front().first + static_cast<double>(m) * c;
-                    if (levels_below(floor_level, c) > n) continue;
-                    for (slot& s : heap) {
-                        if (s.first >= floor_level) continue;
-                        const auto units = static_cast<std::int64_t>(std::ceil((floor_level - s.first) / c));
-                        add(s.second, k, units);
-                        s.first += static_cast<double>(units) * c;
-                        placed += units;
-                    }
-                    std::make_heap(heap.begin(), heap.end(), std::greater<>{});
+                // The largest m whose levels fit in n units; levels_below grows with m, so bisect.
+                const auto level_of = [&](std::int64_t m) { return heap.front().first + static_cast<double>(m) * c; };
+                if (levels_below(level_of(1), c) > n) break;
+                std::int64_t lo = 1, hi = n / ctas;
+                while (lo < hi) {
+                    const std::int64_t mid = lo + (hi - lo + 1) / 2;
+                    if (levels_below(level_of(mid), c) <= n) lo = mid;
+                    else hi = mid - 1;
                 }
-                if (placed == 0) break;
+                const double floor_level = level_of(lo);
+                std::int64_t placed = 0;
+                for (slot& s : heap) {
+                    if (s.first >= floor_level) continue;
+                    const auto units = static_cast<std::int64_t>(std::ceil((floor_level - s.first) / c));
+                    add(s.second, k, units);
+                    s.first += static_cast<double>(units) * c;
+                    placed += units;
+                }
+                std::make_heap(heap.begin(), heap.end(), std::greater<>{});
                 n -= placed;
             }
-            if (n > 0 && n < ctas && place_on_least_loaded(k, n)) return;
+            // The bulk path costs O(G); worth it only when the n heap steps it replaces cost more (n log G > G).
+            if (n > 0 && n < ctas && double(n) * std::log2(double(ctas) + 1.0) > double(ctas) && place_on_least_loaded(k, n)) return;
             for (; n > 0; --n) {
                 std::pop_heap(heap.begin(), heap.end(), std::greater<>{});
                 heap.back().first += c;
