@@ -123,7 +123,8 @@ namespace detail {
         // all CTAs, ties to the lowest CTA. Below T0 = min L + m c (m = floor(n / G)) there are at most G m <= n
         // levels, all among the n smallest: they are placed at once (checked, as rounding can move a level
         // across T0), repeatedly while G or more units are left; the rest go to the least-loaded CTAs at
-        // once when that is what greedy does, else one by one. Exact, and O(G) per class, not O(n log G).
+        // once when that is what greedy does, else one by one. Exact, and O(G log(n / G)) per level placement
+        // instead of O(n log G).
         const auto levels_below = [&](double t0, double c) {
             std::int64_t units = 0;
             for (const slot& s : heap)
