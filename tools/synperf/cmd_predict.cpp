@@ -15,7 +15,9 @@
 #include <synperf/predictor/predictor.hpp>
 #if __has_include(<synperf/models/gemm.hpp>)
 #include <synperf/models/gemm.hpp>
-#define SYNPERF_CLI_HAS_EMBEDDED_GEMM 1
+#define SYNPERF_CLI_EMBEDDED_GEMM (&synperf::models::gemm())
+#else
+#define SYNPERF_CLI_EMBEDDED_GEMM nullptr
 #endif
 
 #include "synperf/common.hpp"
@@ -32,15 +34,6 @@ struct predict_gemm_options {
     std::string csv;
     bool json = false;
 };
-
-std::shared_ptr<const mlp::network> gemm_model(const std::string& weights) {
-    if (!weights.empty()) return std::make_shared<const mlp::network>(mlp::load_mlp(weights));
-#ifdef SYNPERF_CLI_HAS_EMBEDDED_GEMM
-    return std::shared_ptr<const mlp::network>(&models::gemm(), [](const mlp::network*) {});
-#else
-    return std::make_shared<const mlp::network>(mlp::load_mlp(model_path("gemm", false).string()));
-#endif
-}
 
 family::gemm_dtype parse_dtype(const std::string& s) {
     if (s == "bf16" || s == "bfloat16") return family::gemm_dtype::bf16;
@@ -92,7 +85,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
     }
     for (const auto& p : problems) family::gemm::validate(p);
     // Inputs are checked before the model is loaded, so a bad shape is reported as such.
-    auto net = gemm_model(o.weights);
+    auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_GEMM, "gemm");
     mlp::check_compatible(*net, family::gemm::name, family::gemm::feature_names, o.weights.empty() ? "gemm model" : o.weights);
     const runtime_predictor<family::gemm> pred(g.numbers, cost::mlp_cost(net));
 

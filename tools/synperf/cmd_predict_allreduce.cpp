@@ -14,7 +14,9 @@
 #include <synperf/system/catalogue.hpp>
 #if __has_include(<synperf/models/allreduce.hpp>)
 #include <synperf/models/allreduce.hpp>
-#define SYNPERF_CLI_HAS_EMBEDDED_ALLREDUCE 1
+#define SYNPERF_CLI_EMBEDDED_ALLREDUCE (&synperf::models::allreduce())
+#else
+#define SYNPERF_CLI_EMBEDDED_ALLREDUCE nullptr
 #endif
 
 #include "synperf/common.hpp"
@@ -34,15 +36,6 @@ struct predict_allreduce_options {
     std::string weights;
     bool json = false;
 };
-
-std::shared_ptr<const mlp::network> allreduce_network(const std::string& weights) {
-    if (!weights.empty()) return std::make_shared<const mlp::network>(mlp::load_mlp(weights));
-#ifdef SYNPERF_CLI_HAS_EMBEDDED_ALLREDUCE
-    return std::shared_ptr<const mlp::network>(&models::allreduce(), [](const mlp::network*) {});
-#else
-    return std::make_shared<const mlp::network>(mlp::load_mlp(model_path("allreduce", false).string()));
-#endif
-}
 
 void run_predict_allreduce(const predict_allreduce_options& o) {
     const gpu::runtime_gpu g = o.gpu.resolve();
@@ -65,7 +58,7 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
         return;
     }
     family::allreduce::validate(p);  // inputs first, so a bad size is reported as such
-    auto net = allreduce_network(o.weights);
+    auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_ALLREDUCE, "allreduce");
     mlp::check_compatible(*net, family::allreduce::name, family::allreduce::feature_names,
                           o.weights.empty() ? "allreduce model" : o.weights);
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));

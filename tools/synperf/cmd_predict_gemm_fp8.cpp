@@ -14,7 +14,9 @@
 #include <synperf/predictor/predictor.hpp>
 #if __has_include(<synperf/models/gemm_fp8.hpp>)
 #include <synperf/models/gemm_fp8.hpp>
-#define SYNPERF_CLI_HAS_EMBEDDED_GEMM_FP8 1
+#define SYNPERF_CLI_EMBEDDED_GEMM_FP8 (&synperf::models::gemm_fp8())
+#else
+#define SYNPERF_CLI_EMBEDDED_GEMM_FP8 nullptr
 #endif
 
 #include "synperf/common.hpp"
@@ -29,21 +31,12 @@ struct predict_gemm_fp8_options {
     bool json = false;
 };
 
-std::shared_ptr<const mlp::network> gemm_fp8_model(const std::string& weights) {
-    if (!weights.empty()) return std::make_shared<const mlp::network>(mlp::load_mlp(weights));
-#ifdef SYNPERF_CLI_HAS_EMBEDDED_GEMM_FP8
-    return std::shared_ptr<const mlp::network>(&models::gemm_fp8(), [](const mlp::network*) {});
-#else
-    return std::make_shared<const mlp::network>(mlp::load_mlp(model_path("gemm_fp8", false).string()));
-#endif
-}
-
 void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
     const gpu::runtime_gpu g = o.gpu.resolve();
     const family::gemm_fp8_problem p{o.m, o.n, o.k};
     // The plan checks the shape and the GPU before the model is loaded, so either is reported as such.
     const family::gemm_fp8_config c = family::gemm_fp8::plan(p, g.numbers).config;
-    auto net = gemm_fp8_model(o.weights);
+    auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_GEMM_FP8, "gemm_fp8");
     mlp::check_compatible(*net, family::gemm_fp8::name, family::gemm_fp8::feature_names,
                           o.weights.empty() ? "gemm_fp8 model" : o.weights);
     const runtime_predictor<family::gemm_fp8> pred(g.numbers, cost::mlp_cost(net));

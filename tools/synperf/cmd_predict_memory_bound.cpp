@@ -40,14 +40,6 @@
 namespace synperf::cli {
 namespace {
 
-/// --weights, else the embedded shipped model, else models/<family>.mlp.
-std::shared_ptr<const mlp::network> memory_bound_model(const std::string& weights, const mlp::network* embedded,
-                                                       std::string_view family) {
-    if (!weights.empty()) return std::make_shared<const mlp::network>(mlp::load_mlp(weights));
-    if (embedded != nullptr) return std::shared_ptr<const mlp::network>(embedded, [](const mlp::network*) {});
-    return std::make_shared<const mlp::network>(mlp::load_mlp(model_path(std::string(family), false).string()));
-}
-
 /// Element size of an activation dtype.
 int element_bytes(const std::string& dtype, std::string_view family) {
     if (dtype == "bf16" || dtype == "fp16") return 2;
@@ -80,7 +72,7 @@ void predict_and_print(const memory_bound_options& o, const typename F::problem_
     // The shape, the framework and the GPU are checked before the model is loaded, so either is reported as such.
     (void)F::framework_level(framework);
     const family::memory_bound::plan pl = F::plan(p, g.numbers);
-    auto net = memory_bound_model(o.weights, embedded, F::name);
+    auto net = predict_model(o.weights, embedded, F::name);
     mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, framework);

@@ -16,7 +16,9 @@
 #include <synperf/predictor/predictor.hpp>
 #if __has_include(<synperf/models/moe.hpp>)
 #include <synperf/models/moe.hpp>
-#define SYNPERF_CLI_HAS_EMBEDDED_MOE 1
+#define SYNPERF_CLI_EMBEDDED_MOE (&synperf::models::moe())
+#else
+#define SYNPERF_CLI_EMBEDDED_MOE nullptr
 #endif
 
 #include "synperf/common.hpp"
@@ -33,15 +35,6 @@ struct predict_moe_options {
     std::string weights;
     bool json = false;
 };
-
-std::shared_ptr<const mlp::network> moe_model(const std::string& weights) {
-    if (!weights.empty()) return std::make_shared<const mlp::network>(mlp::load_mlp(weights));
-#ifdef SYNPERF_CLI_HAS_EMBEDDED_MOE
-    return std::shared_ptr<const mlp::network>(&models::moe(), [](const mlp::network*) {});
-#else
-    return std::make_shared<const mlp::network>(mlp::load_mlp(model_path("moe", false).string()));
-#endif
-}
 
 /// "BM,BN,BK,GROUP_M,warps,stages" -> a config.
 family::moe_kernel_config parse_config(const std::string& text) {
@@ -72,7 +65,7 @@ void run_predict_moe(const predict_moe_options& o) {
     p.remote = o.remote == "clamped" ? family::moe_remote_slots::clamped_to_expert0 : family::moe_remote_slots::dropped;
     // The plan checks the problem and the GPU before the model is loaded, so either is reported as such.
     const family::moe_plan plan = family::moe::plan(p, g.numbers);
-    auto net = moe_model(o.weights);
+    auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");
     mlp::check_compatible(*net, family::moe::name, family::moe::feature_names, o.weights.empty() ? "moe model" : o.weights);
     const runtime_predictor<family::moe> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, "sglang");

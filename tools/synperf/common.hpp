@@ -2,12 +2,15 @@
 #pragma once
 // Shared pieces of the synperf CLI: GPU selection, data and model locations.
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <synperf/mlp/format.hpp>
 #include <synperf/mlp/network.hpp>
 
 #include <synperf/data/data_dir.hpp>
@@ -57,6 +60,15 @@ inline std::filesystem::path require_data_dir(const std::string& flag) {
 /// Where a family's weights live: models/<family>.mlp (shipped) or models/protocol/<family>.mlp.
 inline std::filesystem::path model_path(const std::string& family, bool protocol) {
     return protocol ? source_dir() / "models" / "protocol" / (family + ".mlp") : source_dir() / "models" / (family + ".mlp");
+}
+
+/// The model a `predict` command uses: `--weights` if given, else the embedded shipped model (null when this
+/// build has none), else models/<family>.mlp.
+inline std::shared_ptr<const mlp::network> predict_model(const std::string& weights, const mlp::network* embedded,
+                                                         std::string_view family) {
+    if (!weights.empty()) return std::make_shared<const mlp::network>(mlp::load_mlp(weights));
+    if (embedded != nullptr) return std::shared_ptr<const mlp::network>(embedded, [](const mlp::network*) {});
+    return std::make_shared<const mlp::network>(mlp::load_mlp(model_path(std::string(family), false).string()));
 }
 
 /// Features outside the range the model was trained on, by name.
