@@ -145,9 +145,6 @@ void run_single(const e2e_options& o) {
     }
     r.decode_steps = o.decode_steps;
     const e2e::run_result res = predict(p, load_models());
-    if (!o.iteration_overhead_us && !e2e::iteration_overhead_fitted)
-        fmt::print(stderr, "warning: the host work per iteration is not fitted in this build (0 us used); pass "
-                           "--iteration-overhead-us or see `synperf e2e --dev-set`\n");
     const at::kernel_impl attn = r.deploy.attention == at::kernel_impl::automatic ? e2e::default_attention(r.deploy.fw, p.gpu.numbers)
                                                                                   : r.deploy.attention;
     if (o.json) {

@@ -46,7 +46,6 @@ inline constexpr double eager_host_launch_us = 10.0;
 /// shipped weights that fit sits at its bound, 0 us: the predicted kernels plus launch gaps already reach
 /// the measured steps (A100 over-predicts), so no host time is added.
 inline constexpr double fitted_iteration_us = 0.0;
-inline constexpr bool iteration_overhead_fitted = true;
 
 /// Whether a family's predictions come from CUDA-graph replays (and so include the in-graph launch gap).
 [[nodiscard]] constexpr bool measured_in_graph(op_family f) noexcept {
