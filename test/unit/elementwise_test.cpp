@@ -100,7 +100,7 @@ TEST_CASE("elementwise: invalid shapes give clear errors") {
                          synperf::invalid_argument);
 }
 
-TEST_CASE("elementwise: theoretical time is non-decreasing in rows for every kind") {
+TEST_CASE("elementwise: theoretical time is non-decreasing in rows for every kind, within one kernel") {
     for (const auto* g : {&synperf::hw::a100_sxm::numbers, &synperf::hw::h100_sxm::numbers, &synperf::hw::l40s::numbers}) {
         for (auto kind : {elementwise_kind::fp8_quantize, elementwise_kind::residual_add, elementwise_kind::rope,
                           elementwise_kind::embedding}) {
@@ -115,6 +115,10 @@ TEST_CASE("elementwise: theoretical time is non-decreasing in rows for every kin
             for (std::int64_t m = 1; m <= 32768; m *= 2) {
                 p.rows = m;
                 const auto r = synperf::predictor_detail::analyze<elementwise>(p, *g, synperf::predictor_detail::schedule_by_dispatch{});
+                // The embedding gather switches from PyTorch's small-index kernel (each thread walks every
+                // index: 16 dependent gathers) to the large-index one beyond 16 rows, and gets faster; Vidur's
+                // A100 rows show it (Llama-2-70B: 14 us at 16 tokens, 5 us at 24).
+                if (kind == elementwise_kind::embedding && m == 32) last = 0;
                 CHECK(r.theoretical_us >= last);
                 last = r.theoretical_us;
                 for (double f : r.features) CHECK(f >= 0);

@@ -201,6 +201,23 @@ TEST_CASE("trainer: the exported network (BatchNorm and standardisation folded) 
     }
 }
 
+TEST_CASE("trainer: a column constant in training is ignored, whatever value it takes later") {
+    dataset train = make_rows(600, 7);
+    const dataset validation = make_rows(200, 8);
+    for (std::size_t i = 0; i < train.x.shape(0); ++i) train.x(i, 1) = 2.0f;  // b never varies in training
+    train_options o = small_options();
+    o.max_epochs = 6;
+    const auto model = synperf::train::fit_mlp(train, validation, o);
+    CHECK(std::isinf(model.input_std[1]));
+    auto net = synperf::train::export_network(model);
+    name_inputs(net, 3);
+    for (std::size_t out = 0; out < net.layers[0].out; ++out) CHECK(net.layers[0].weights[out * 5 + 1] == 0.0f);
+    std::vector<double> input{1.0, 2.0, 1.5, 0.0, 1.0};
+    const double seen = synperf::mlp::evaluate(net, synperf::mlp::transformed_input, input);
+    input[1] = 40.0;  // far outside anything the model saw
+    CHECK(synperf::mlp::evaluate(net, synperf::mlp::transformed_input, input) == seen);
+}
+
 TEST_CASE("trainer: respects max_epochs, stops early, and keeps the best epoch's weights") {
     const dataset train = make_rows(600, 7), validation = make_rows(300, 8, /*weighted=*/true);
     train_options o = small_options();

@@ -15,7 +15,10 @@
 /// - `embedding` (PyTorch F.embedding -> index_select): at most 16 indices: indexSelectSmallIndex, grid =
 ///   min(ceil(cols / 128), 8 x SMs), each thread loops over every index; more: indexSelectLargeIndex,
 ///   grid = min(ceil(rows x cols / 128), 8 x SMs), 128 threads, one element per access, grid-stride.
-/// The compulsory work is the unique footprint (split at L2 capacity) and the useful FMA.
+/// The compulsory work is the unique footprint (split at L2 capacity) and the useful FMA. RoPE and the
+/// embedding gather (a CTA per token or a capped grid, one element per access) also state their memory
+/// rounds, for the latency floor; FP8 quantize and residual add size their grid to the data with 16-byte
+/// accesses, so they keep enough bytes in flight and have none.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -128,6 +131,7 @@ inline memory_bound::launch_shape shape(const elementwise_problem& p, const gpu:
             s.ctas = p.rows;
             s.vector_bytes = int(e);
             s.accesses_per_thread = 6.0 * double(ceil_div(pairs, s.threads));
+            s.memory_rounds = double(ceil_div(pairs, s.threads));  // a pair's loads overlap, then its stores
             s.cta.l2_bytes = double(pairs) * 4.0 * e + rot(p) * e;
             s.cta.fma_ops = double(pairs) * 4.0;
             s.name = "rotary_embedding_kernel_neox";
@@ -140,6 +144,7 @@ inline memory_bound::launch_shape shape(const elementwise_problem& p, const gpu:
             s.ctas = std::min(ceil_div(small ? p.cols : p.rows * p.cols, 128), cap);
             s.vector_bytes = int(e);
             s.accesses_per_thread = 2.0 * std::ceil(n / (double(s.ctas) * s.threads));
+            s.memory_rounds = s.accesses_per_thread;  // the gather waits for its index
             s.cta.l2_bytes = (2.0 * n * e + double(p.rows) * 8.0) / double(s.ctas);
             s.name = small ? "indexSelectSmallIndex" : "indexSelectLargeIndex";
             break;

@@ -35,6 +35,7 @@ struct launch_shape {
     int smem = 0;                   ///< shared memory per CTA, bytes
     int vector_bytes = 2;           ///< bytes one thread moves per global access
     double accesses_per_thread = 0; ///< global accesses (loads + stores) one thread makes, in its CTA
+    double memory_rounds = 0;       ///< of those, the round trips it waits for in order (the latency floor)
     work::task_work cta;            ///< one CTA's work (l2_bytes = bytes it requests through L2)
 };
 
@@ -53,6 +54,7 @@ struct compulsory_work {
     k.name = s.name;
     k.launch = {s.threads, s.regs, s.smem};
     k.dispatch = work::dispatch_kind::hardware;
+    k.memory_rounds = s.memory_rounds;
     work::task_work cta = s.cta;
     const double requested = cta.l2_bytes * double(s.ctas);
     const double dram = std::max(0.0, c.footprint_bytes - g.l2_bytes);
@@ -79,10 +81,6 @@ inline constexpr std::array<std::string_view, 14> common_feature_names{
     "theoretical_us", "dram_over_bound", "stream_over_bound", "l2_resident_over_bound", "l2_sm_max_over_bound",
     "fma_over_bound", "xu_over_bound", "latency_over_bound", "accesses_per_thread", "waves", "busy_sm_fraction",
     "vector_bytes", "footprint_over_l2", "kernels"};
-
-/// Nominal round trip of a global access that misses L1, in SM clock cycles (about 500-700 on A100, A40 and
-/// H100 class GPUs); only a scale for `latency_over_bound`, the model learns the rest.
-inline constexpr double nominal_memory_latency_cycles = 600.0;
 
 /// The common features, over the op's kernels (cycle counts are summed, then divided by the op's lower
 /// bound, so that every one is a ratio to the GPU's own capacities and transfers to an unseen GPU).
@@ -123,7 +121,7 @@ inline constexpr double nominal_memory_latency_cycles = 600.0;
     f[4] = l2_max / b;
     f[5] = fma / b;
     f[6] = xu / b;
-    f[7] = rounds * nominal_memory_latency_cycles / b;
+    f[7] = rounds * features::nominal_memory_latency_cycles / b;
     f[8] = accesses;
     if (!kf.empty() && !pl.shapes.empty()) {
         f[9] = kf[0].waves;

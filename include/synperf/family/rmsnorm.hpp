@@ -86,6 +86,7 @@ inline memory_bound::launch_shape shape(const rmsnorm_problem& p) {
     // Plain: pass 1 loads x; pass 2 loads x (L1) and w, stores out. Fused: pass 1 loads x, r and stores
     // r; pass 2 loads r (L2; FlashInfer: shared memory) and w, stores x.
     s.accesses_per_thread = rounds * (p.fused_add ? 6.0 : 4.0);
+    s.memory_rounds = 2.0 * rounds;  // each pass waits for its loads once per iteration
     s.cta.l2_bytes = p.fused_add ? (p.impl == rmsnorm_impl::flashinfer ? 5.0 : 6.0) * row : 3.0 * row;
     s.cta.smem_bytes = p.fused_add && p.impl == rmsnorm_impl::flashinfer ? 2.0 * double(h) * 4.0 : 0.0;
     s.cta.fma_ops = (p.fused_add ? 4.0 : 3.0) * double(h) + s.threads;  // + the block reduction's adds

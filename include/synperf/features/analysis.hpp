@@ -13,7 +13,7 @@
 namespace synperf::features {
 
 /// The pipe or memory level that sets a kernel's theoretical time.
-enum class bottleneck { tensor, fma, xu, dram, l2, smem };
+enum class bottleneck { tensor, fma, xu, dram, l2, smem, latency };
 
 [[nodiscard]] constexpr std::string_view to_string(bottleneck b) noexcept {
     switch (b) {
@@ -23,9 +23,15 @@ enum class bottleneck { tensor, fma, xu, dram, l2, smem };
         case bottleneck::dram: return "dram";
         case bottleneck::l2: return "l2";
         case bottleneck::smem: return "smem";
+        case bottleneck::latency: return "latency";
     }
     return "?";
 }
+
+/// Nominal round trip of a global access that misses L1, in cycles (about 500-700 on A100, A40 and H100
+/// class GPUs). It scales the latency floor of kernels that model their memory rounds; a nominal value, so
+/// that floor is not a strict bound and the efficiency model learns each GPU's actual latency.
+inline constexpr double nominal_memory_latency_cycles = 600.0;
 
 /// Cycle counts of one scheduled kernel (tensor clock).
 struct kernel_features {
@@ -35,6 +41,7 @@ struct kernel_features {
     double compulsory_dram_cycles = 0;  ///< compulsory bytes that cannot stay in L2, at full DRAM bandwidth
     double resident_l2_cycles = 0;      ///< compulsory bytes L2 can hold, at full L2 bandwidth
     double theoretical_cycles = 0;      ///< lower bound: max over pipes (whole GPU) and memory levels
+    double latency_floor_cycles = 0;    ///< waves x memory rounds x nominal latency (0 when not modelled)
     bottleneck limiter = bottleneck::tensor;
     double waves = 0;
     double tasks = 0;
@@ -50,6 +57,8 @@ struct kernel_features {
 /// DRAM bandwidth and the rest at L2 bandwidth (`kernel_launch::compulsory`). Wave quantization, imbalance
 /// (the busiest SM's cycles), tile padding and tile re-reads are features only: they depend on launch
 /// choices a library may make better than the decomposer guesses, so charging them would break the bound.
+/// The one exception is a kernel that states its memory rounds (`kernel_launch::memory_rounds`), whose launch
+/// is fixed by its code: its time is at least its waves' dependent memory round trips at a nominal latency.
 [[nodiscard]] inline kernel_features analyze(const work::kernel_launch& k, const scheduler::schedule_result& s,
                                              const gpu::gpu_numbers& g) {
     kernel_features f;
@@ -75,6 +84,7 @@ struct kernel_features {
     f.tasks = static_cast<double>(s.tasks);
     f.slots_per_sm = s.slots_per_sm;
     f.busy_sms = s.busy_sms;
+    f.latency_floor_cycles = s.waves * k.memory_rounds * nominal_memory_latency_cycles;
 
     struct candidate {
         double cycles;
@@ -84,7 +94,8 @@ struct kernel_features {
                            {bound.fma, bottleneck::fma},
                            {bound.xu, bottleneck::xu},
                            {f.compulsory_dram_cycles, bottleneck::dram},
-                           {f.resident_l2_cycles, bottleneck::l2}};
+                           {f.resident_l2_cycles, bottleneck::l2},
+                           {f.latency_floor_cycles, bottleneck::latency}};
     const auto best = std::max_element(std::begin(c), std::end(c),
                                        [](const candidate& a, const candidate& b) { return a.cycles < b.cycles; });
     f.theoretical_cycles = best->cycles;

@@ -87,7 +87,7 @@ struct batch_norm_params {
 /// The trained model before export: input standardisation, hidden layers with their BatchNorm, output layer.
 struct mlp_model {
     std::vector<float> input_mean;         ///< training-set column mean
-    std::vector<float> input_std;          ///< training-set column std (1 for constant columns)
+    std::vector<float> input_std;          ///< training-set column std (infinite for constant columns)
     std::vector<linear_params> linears;    ///< hidden layers, then the output layer (width 1)
     std::vector<batch_norm_params> norms;  ///< one per hidden layer
 };
@@ -620,9 +620,11 @@ private:
             double sq = 0;
             for (std::size_t r = 0; r < rows_; ++r) sq += (p[r * cols_ + j] - m) * (p[r * cols_ + j] - m);
             mean_[j] = static_cast<float>(m);
-            // A constant column (e.g. a one-hot level absent from training) keeps std 1.
+            // A column constant in training (e.g. a one-hot level absent from it) carries no information: an
+            // infinite std makes the model ignore it, rather than feed a value it never saw to first-layer
+            // weights that never trained.
             if (hi > lo) sd_[j] = static_cast<float>(std::sqrt(sq / static_cast<double>(rows_)));
-            if (!(sd_[j] > 0.0f)) sd_[j] = 1.0f;
+            if (!(hi > lo) || !(sd_[j] > 0.0f)) sd_[j] = std::numeric_limits<float>::infinity();
         }
     }
 
