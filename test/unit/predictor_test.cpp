@@ -16,6 +16,7 @@
 #include "synperf/cost/concept.hpp"
 #include "synperf/cost/roofline_cost.hpp"
 #include "synperf/error.hpp"
+#include "synperf/features/analysis.hpp"
 #include "synperf/family/gemm.hpp"
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/hw/a100_sxm.hpp"
@@ -300,4 +301,31 @@ TEST_CASE("runtime_predictor: rejects invalid GPU numbers on construction") {
     g.dram_gbps = -1;
     CHECK_THROWS_WITH_AS((runtime_predictor<gemm, roofline_cost>(g, roofline_cost{})), doctest::Contains("dram_gbps"),
                          synperf::invalid_argument);
+}
+
+TEST_CASE("analysis: a kernel's memory rounds set a latency floor of waves x rounds x nominal latency") {
+    const synperf::gpu::gpu_numbers& g = hw::a100_sxm::numbers;
+    synperf::work::kernel_launch k;
+    k.name = "one_cta_per_token";
+    k.launch = {1024, 32, 0};
+    synperf::work::task_work cta;
+    cta.l2_bytes = 3.0 * 4096 * 2;
+    k.tasks.push_back({cta, 8});  // 8 CTAs: one wave on a 108-SM GPU
+    const auto s = scheduler::run_scheduler(k.dispatch, std::span<const synperf::work::task_class>(k.tasks), g, {});
+    const auto bandwidth_only = synperf::features::analyze(k, s, g);
+    CHECK(bandwidth_only.limiter != synperf::features::bottleneck::latency);
+    CHECK(bandwidth_only.latency_floor_cycles == 0.0);
+
+    k.memory_rounds = 4;
+    const auto floored = synperf::features::analyze(k, s, g);
+    CHECK(floored.latency_floor_cycles == doctest::Approx(s.waves * 4 * synperf::features::nominal_memory_latency_cycles));
+    CHECK(floored.theoretical_cycles == doctest::Approx(floored.latency_floor_cycles));
+    CHECK(floored.limiter == synperf::features::bottleneck::latency);
+    CHECK(synperf::features::to_string(floored.limiter) == "latency");
+
+    k.memory_rounds = -1;
+    CHECK_THROWS_WITH_AS((void)synperf::features::analyze(k, s, g), doctest::Contains("memory_rounds must be finite and >= 0"),
+                         synperf::invalid_argument);
+    k.memory_rounds = std::nan("");
+    CHECK_THROWS_AS((void)synperf::features::analyze(k, s, g), synperf::invalid_argument);
 }

@@ -2,9 +2,12 @@
 #pragma once
 /// \file Feature analyzer: scheduled kernels -> task-, SM- and GPU-level cycle counts and the theoretical time.
 #include <algorithm>
+#include <cmath>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "synperf/error.hpp"
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/scheduler/concept.hpp"
 #include "synperf/work/launch.hpp"
@@ -84,6 +87,9 @@ struct kernel_features {
     f.tasks = static_cast<double>(s.tasks);
     f.slots_per_sm = s.slots_per_sm;
     f.busy_sms = s.busy_sms;
+    if (!(std::isfinite(k.memory_rounds) && k.memory_rounds >= 0.0))
+        synperf::detail::report_error("kernel '" + k.name + "': memory_rounds must be finite and >= 0, got " +
+                                      std::to_string(k.memory_rounds));
     f.latency_floor_cycles = s.waves * k.memory_rounds * nominal_memory_latency_cycles;
 
     struct candidate {
