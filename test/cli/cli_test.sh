@@ -51,8 +51,11 @@ case "$case" in
     expect_error "bad.mlp:1" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --weights "$work/bad.mlp";;
   train_smoke)
     need_data
-    "$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --out "$work/smoke.mlp" || fail "train"
+    "$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --hidden 32,16 --out "$work/smoke.mlp" || fail "train"
     head -1 "$work/smoke.mlp" | grep -q "^synperf-mlp" || fail "no weights written"
+    grep -q "hidden=32-16" "$work/smoke.mlp" || fail "--hidden 32,16 not used"
+    expect_error "hidden.*(not in range|out of range|0)" train gemm --protocol --data "$data" --hidden 0 --out "$work/bad_hidden.mlp"
+    expect_error "hidden.*(not in range|out of range|513)" train gemm --protocol --data "$data" --hidden 64,513 --out "$work/bad_hidden.mlp"
     "$synperf" predict gemm --gpu l40s --m 64 --n 4096 --k 4096 --weights "$work/smoke.mlp" | grep -q latency || fail "smoke weights unusable";;
   eval_gemm)
     need_data

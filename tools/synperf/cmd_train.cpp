@@ -12,6 +12,7 @@
 #include <fmt/core.h>
 
 #include <synperf/mlp/format.hpp>
+#include <synperf/mlp/validate.hpp>
 #include <synperf/train/mlp_trainer.hpp>
 
 #include "synperf/common.hpp"
@@ -30,6 +31,7 @@ struct train_cli_options {
     std::uint64_t seed = 42;
     std::size_t max_rows = family_default;  // the family's default keeps a full training within minutes; 0 = all
     std::size_t batch = 1024;
+    std::vector<std::size_t> hidden{256, 128, 64};
 };
 
 train::dataset make_dataset(const std::vector<const sample*>& rows, std::size_t width, std::size_t levels) {
@@ -87,6 +89,7 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
     opt.max_epochs = o.epochs;
     opt.seed = o.seed;
     opt.batch = o.batch;
+    opt.hidden = o.hidden;
     train::train_report report;
     mlp::network net = train::train_mlp(make_dataset(train_rows, features + levels, levels),
                                         make_dataset(val_rows, features + levels, levels), opt, &report, &std::cerr);
@@ -147,6 +150,10 @@ void add_train_command(CLI::App& app) {
                         "deterministic subsample of the training rows (default " + std::to_string(fam.default_max_rows) +
                             "; 0 = all)");
         sub->add_option("--batch", o.batch, "minibatch size")->capture_default_str();
+        sub->add_option("--hidden", o.hidden, "hidden layer widths, first to last (e.g. 256,128,64)")
+            ->delimiter(',')
+            ->capture_default_str()
+            ->check(CLI::Range(std::size_t{1}, mlp::max_width));
         const family_tool* f = &fam;
         sub->final_callback([f] { run_train(*f, o); });
     }
