@@ -623,8 +623,8 @@ private:
             // A column constant in training (e.g. a one-hot level absent from it) carries no information: an
             // infinite std makes the model ignore it, rather than feed a value it never saw to first-layer
             // weights that never trained.
-            if (hi > lo) sd_[j] = static_cast<float>(std::sqrt(sq / static_cast<double>(rows_)));
-            if (!(hi > lo) || !(sd_[j] > 0.0f)) sd_[j] = std::numeric_limits<float>::infinity();
+            const float sd = static_cast<float>(std::sqrt(sq / static_cast<double>(rows_)));
+            sd_[j] = hi > lo && sd > 0.0f ? sd : std::numeric_limits<float>::infinity();
         }
     }
 
