@@ -42,7 +42,10 @@ struct h200_sxm {
         // source: AIC h200_sxm.yaml mem_bw; H200 datasheet 4.8 TB/s (PipeWeave memBandwidth 4916.7)
         .dram_gbps = 4800.0,
         .l2_bytes = 52428800.0,  // source: 50 MB; PipeWeave H200.json l2CacheSize 51200 KB
-        .l2_gbps = 10403.0,  // source: PipeWeave H200.json l2CacheBandwidth (measured)
+        // derived: the same GH100 L2 (50 MB) at the same SM count and clocks as H100 SXM, which measured 8820 GB/s
+        // (PipeWeave H100.json). PipeWeave's H200.json lists 10403 GB/s; L2 bandwidth is set by the L2's slices and
+        // clock, which the two SKUs share (only the HBM differs), so the H100 figure is used.
+        .l2_gbps = 8820.0,
         .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
         .smem_per_sm_bytes = 233472,  // source: CUDA Guide cc 9.0: 228 KB
         .smem_per_cta_bytes = 232448,  // source: CUDA Guide cc 9.0: 227 KB opt-in per block

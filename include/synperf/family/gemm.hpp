@@ -224,11 +224,10 @@ struct gemm {
     // Scale-free: cycle counts enter as ratios to the op's lower bound, so that a GPU's absolute speed does not
     // identify it; the bound itself enters in µs (launch floor). No dispatch flag or occupancy input either: on the
     // train GPUs they single out one GPU (the only one-CTA-per-tile GPU) rather than describe the kernel.
-    static constexpr std::array<std::string_view, 23> feature_names{
+    static constexpr std::array<std::string_view, 19> feature_names{
         "theoretical_us", "tensor_all_ratio", "tensor_sm_max_ratio", "smem_sm_max_ratio", "l2_all_ratio",
         "l2_sm_max_ratio", "dram_ratio", "cold_weight_ratio", "dram_refetch_ratio", "l2_resident_ratio", "reduce_ratio",
-        "waves", "wave_efficiency", "k_iterations", "tile_m", "tile_n", "split_k", "units_per_sm", "footprint_over_l2",
-        "m", "n", "k", "estimate_ratio"};
+        "waves", "wave_efficiency", "units_per_sm", "footprint_over_l2", "m", "n", "k", "estimate_ratio"};
     static constexpr std::size_t feature_count = feature_names.size();
 
     /// Main-kernel dispatch: persistent warp-specialized on sm_90/100/103, one CTA per tile elsewhere.
@@ -339,10 +338,6 @@ struct gemm {
                 ratio(reduce),
                 m.waves,
                 double(c.tiles) / (per_sm * g.sm_count),
-                double(c.k_iterations),
-                double(c.bm),
-                double(c.bn),
-                double(c.split_k),
                 double(c.tiles) / g.sm_count,
                 plan.footprint_bytes / g.l2_bytes,
                 double(p.m),
