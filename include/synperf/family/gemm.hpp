@@ -223,7 +223,8 @@ struct gemm {
 
     // Scale-free: cycle counts enter as ratios to the op's lower bound, so that a GPU's absolute speed does not
     // identify it; the bound itself enters in µs (launch floor). No dispatch flag or occupancy input either: on the
-    // train GPUs they single out one GPU (the only one-CTA-per-tile GPU) rather than describe the kernel.
+    // train GPUs they single out one GPU (the only one-CTA-per-tile GPU) rather than describe the kernel. The tile sizes
+    // are left out for the same reason: the tile acts through the cycle, wave and imbalance features it produces.
     static constexpr std::array<std::string_view, 19> feature_names{
         "theoretical_us", "tensor_all_ratio", "tensor_sm_max_ratio", "smem_sm_max_ratio", "l2_all_ratio",
         "l2_sm_max_ratio", "dram_ratio", "cold_weight_ratio", "dram_refetch_ratio", "l2_resident_ratio", "reduce_ratio",
