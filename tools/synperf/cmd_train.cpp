@@ -31,7 +31,7 @@ struct train_cli_options {
     std::uint64_t seed = 42;
     std::size_t max_rows = family_default;  // the family's default keeps a full training within minutes; 0 = all
     std::size_t batch = 1024;
-    std::vector<std::size_t> hidden{256, 128, 64};
+    std::vector<std::size_t> hidden = train::train_options{}.hidden;  // the trainer's default widths
 };
 
 train::dataset make_dataset(const std::vector<const sample*>& rows, std::size_t width, std::size_t levels) {
