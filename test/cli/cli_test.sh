@@ -48,7 +48,8 @@ case "$case" in
     printf 'm,n,k\n1,2\n' > "$work/bad.csv"
     expect_error "bad.csv:2: expected 3 fields, got 2" predict gemm --gpu h100_sxm --csv "$work/bad.csv"
     printf 'synperf-mlp 9\n' > "$work/bad.mlp"
-    expect_error "bad.mlp:1" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --weights "$work/bad.mlp";;
+    expect_error "bad.mlp:1" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --weights "$work/bad.mlp"
+    expect_error "reuse_distance_bytes must be finite and >= 0" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --reuse-distance -1;;
   train_smoke)
     need_data
     "$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --hidden 32,16 --out "$work/smoke.mlp" || fail "train"
@@ -56,7 +57,12 @@ case "$case" in
     grep -q "hidden=32-16" "$work/smoke.mlp" || fail "--hidden 32,16 not used"
     expect_error "hidden.*(not in range|out of range|0)" train gemm --protocol --data "$data" --hidden 0 --out "$work/bad_hidden.mlp"
     expect_error "hidden.*(not in range|out of range|513)" train gemm --protocol --data "$data" --hidden 64,513 --out "$work/bad_hidden.mlp"
-    "$synperf" predict gemm --gpu l40s --m 64 --n 4096 --k 4096 --weights "$work/smoke.mlp" | grep -q latency || fail "smoke weights unusable";;
+    "$synperf" predict gemm --gpu l40s --m 64 --n 4096 --k 4096 --weights "$work/smoke.mlp" | grep -q latency || fail "smoke weights unusable"
+    # Restarts: seeds 42 and 43 on the same validation rows, the better one kept.
+    out="$("$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --hidden 32,16 --restarts 2 --out "$work/restarts.mlp" 2>&1)" \
+      || fail "train --restarts: $out"
+    grep -q "seed 43: validation loss" <<<"$out" || fail "--restarts 2 did not train seed 43: $out"
+    expect_error "restarts.*(not in range|out of range|0)" train gemm --protocol --data "$data" --restarts 0 --out "$work/bad_restarts.mlp";;
   eval_gemm)
     need_data
     out="$("$synperf" eval gemm --data "$data" --json)" || fail "eval"

@@ -30,6 +30,7 @@ struct predict_gemm_options {
     std::int64_t m = 0, n = 0, k = 0;
     std::string dtype = "bf16";
     std::string framework = "trtllm";
+    double reuse_distance = 0;
     std::string weights;
     std::string csv;
     bool json = false;
@@ -49,7 +50,7 @@ nlohmann::json to_json(const gpu::runtime_gpu& g, const family::gemm_problem& p,
                            {"busy_sms", k.busy_sms}, {"theoretical_us", k.theoretical_us}, {"bottleneck", k.bottleneck},
                            {"imbalance", k.imbalance}});
     return {{"gpu", g.name}, {"family", "gemm"}, {"framework", fw}, {"m", p.m}, {"n", p.n}, {"k", p.k},
-            {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
+            {"reuse_distance_bytes", p.reuse_distance_bytes}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
             {"bottleneck", r.bottleneck},
             {"tile", {{"m", c.bm}, {"n", c.bn}, {"k", c.bk}, {"stages", c.stages}, {"split_k", c.split_k},
                       {"persistent", c.persistent}}},
@@ -78,10 +79,11 @@ void run_predict_gemm(const predict_gemm_options& o) {
         const data::csv_table t = data::csv_table::load(o.csv);
         const std::size_t cm = t.column("m"), cn = t.column("n"), ck = t.column("k");
         for (std::size_t r = 0; r < t.rows(); ++r)
-            problems.push_back({t.positive_integer(r, cm), t.positive_integer(r, cn), t.positive_integer(r, ck), parse_dtype(o.dtype)});
+            problems.push_back({t.positive_integer(r, cm), t.positive_integer(r, cn), t.positive_integer(r, ck), parse_dtype(o.dtype),
+                                o.reuse_distance});
     } else {
         if (o.m == 0 && o.n == 0 && o.k == 0) throw invalid_argument("synperf: predict gemm: give --m, --n and --k, or --csv FILE");
-        problems.push_back({o.m, o.n, o.k, parse_dtype(o.dtype)});
+        problems.push_back({o.m, o.n, o.k, parse_dtype(o.dtype), o.reuse_distance});
     }
     for (const auto& p : problems) family::gemm::validate(p);
     // Inputs are checked before the model is loaded, so a bad shape is reported as such.
@@ -131,6 +133,9 @@ void add_predict_command(CLI::App& app) {
     gemm->add_option("--framework", o.framework, "trtllm, sglang or vllm (the collector the model mimics)")
         ->check(CLI::IsMember({"trtllm", "sglang", "vllm"}))
         ->capture_default_str();
+    gemm->add_option("--reuse-distance", o.reuse_distance,
+                     "bytes touched between two runs on the same weights (default 0: serving, weights from DRAM; a "
+                     "benchmark cycling c copies of W: c*n*k*2)");
     gemm->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     gemm->add_option("--csv", o.csv, "CSV with columns m,n,k: predict every row");
     gemm->add_flag("--json", o.json, "print JSON");

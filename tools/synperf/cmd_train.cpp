@@ -22,6 +22,8 @@ namespace synperf::cli {
 namespace {
 
 constexpr std::size_t family_default = std::numeric_limits<std::size_t>::max();
+// The validation subsample does not follow the seed, so that restarts are compared on the same rows.
+constexpr std::uint64_t validation_subsample_salt = 42;
 
 struct train_cli_options {
     std::string data;
@@ -29,6 +31,7 @@ struct train_cli_options {
     bool protocol = false;
     std::size_t epochs = 400;
     std::uint64_t seed = 42;
+    std::size_t restarts = 1;  // seeds seed, seed + 1, ...: the lowest validation loss is kept
     std::size_t max_rows = family_default;  // the family's default keeps a full training within minutes; 0 = all
     std::size_t batch = 1024;
     std::vector<std::size_t> hidden = train::train_options{}.hidden;  // the trainer's default widths
@@ -77,22 +80,37 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
         (s.part == data::seen_part::validation ? val_rows : train_rows).push_back(&s);
     }
     const std::size_t max_rows = o.max_rows == family_default ? fam.default_max_rows : o.max_rows;
-    train_rows = thin(std::move(train_rows), max_rows, o.seed);
-    val_rows = thin(std::move(val_rows), max_rows == 0 ? 0 : std::max<std::size_t>(max_rows / 7, 1), o.seed);
-    fmt::print(stderr, "synperf train {} ({} weights): {} rows, {} train, {} validation\n", fam.name, kind, samples.size(),
-               train_rows.size(), val_rows.size());
-    if (train_rows.empty() || val_rows.empty())
-        throw invalid_argument("synperf: train " + fam.name + ": no training or validation rows");
-
+    const std::vector<const sample*> all_train_rows = std::move(train_rows);
+    val_rows = thin(std::move(val_rows), max_rows == 0 ? 0 : std::max<std::size_t>(max_rows / 7, 1), validation_subsample_salt);
     const std::size_t features = fam.feature_names.size(), levels = fam.framework_levels.size();
-    train::train_options opt;
-    opt.max_epochs = o.epochs;
-    opt.seed = o.seed;
-    opt.batch = o.batch;
-    opt.hidden = o.hidden;
+    const train::dataset validation = make_dataset(val_rows, features + levels, levels);
+
+    mlp::network net;
     train::train_report report;
-    mlp::network net = train::train_mlp(make_dataset(train_rows, features + levels, levels),
-                                        make_dataset(val_rows, features + levels, levels), opt, &report, &std::cerr);
+    for (std::size_t restart = 0; restart < std::max<std::size_t>(o.restarts, 1); ++restart) {
+        const std::uint64_t seed = o.seed + restart;
+        std::vector<const sample*> rows = thin(all_train_rows, max_rows, seed);
+        fmt::print(stderr, "synperf train {} ({} weights, seed {}): {} rows, {} train, {} validation\n", fam.name, kind, seed,
+                   samples.size(), rows.size(), val_rows.size());
+        if (rows.empty() || val_rows.empty())
+            throw invalid_argument("synperf: train " + fam.name + ": no training or validation rows");
+        train::train_options opt;
+        opt.max_epochs = o.epochs;
+        opt.seed = seed;
+        opt.batch = o.batch;
+        opt.hidden = o.hidden;
+        train::train_report r;
+        mlp::network candidate =
+            train::train_mlp(make_dataset(rows, features + levels, levels), validation, opt, &r, &std::cerr);
+        if (restart > 0)
+            fmt::print(stderr, "synperf train: seed {}: validation loss {:.4f} (best so far {:.4f})\n", seed, r.best_val_loss,
+                       report.best_val_loss);
+        if (restart == 0 || r.best_val_loss < report.best_val_loss) {
+            net = std::move(candidate);
+            report = r;
+            train_rows = std::move(rows);
+        }
+    }
     net.family = fam.name;
     net.feature_names = fam.feature_names;
     net.categoricals = {mlp::categorical_input{"framework", fam.framework_levels}};
@@ -146,6 +164,9 @@ void add_train_command(CLI::App& app) {
         sub->add_flag("--protocol", o.protocol, "train on the protocol's train GPUs only (the weights `synperf eval` uses)");
         sub->add_option("--epochs", o.epochs, "maximum epochs")->capture_default_str()->check(CLI::Range(1, 400));
         sub->add_option("--seed", o.seed, "random seed")->capture_default_str();
+        sub->add_option("--restarts", o.restarts, "train seeds seed, seed+1, ... and keep the lowest validation loss")
+            ->capture_default_str()
+            ->check(CLI::Range(std::size_t{1}, std::size_t{16}));
         sub->add_option("--max-rows", o.max_rows,
                         "deterministic subsample of the training rows (default " + std::to_string(fam.default_max_rows) +
                             "; 0 = all)");

@@ -3,10 +3,13 @@
 /// \file Measured bf16 GEMM latencies from the aiconfigurator-format tables.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "synperf/data/csv.hpp"
+#include "synperf/data/gemm_timing_loop.hpp"
+#include "synperf/data/inventory.hpp"
 #include "synperf/data/protocol.hpp"
 #include "synperf/family/gemm.hpp"
 #include "synperf/gpu/registry.hpp"
@@ -30,8 +33,11 @@ struct measured_gemm {
     return {};
 }
 
-/// Reads the bf16 rows of one `gemm_perf.csv`; `gpu` is the folder's GPU.
-inline void read_gemm_file(const std::filesystem::path& file, const std::string& gpu, std::vector<measured_gemm>& out) {
+/// Reads the bf16 rows of one `gemm_perf.csv`; `gpu` is the folder's GPU, `framework_version` the collector's
+/// version from the inventory ("" = the newest), which sets each row's reuse distance (gemm_timing_loop.hpp).
+inline void read_gemm_file(const std::filesystem::path& file, const std::string& gpu, std::vector<measured_gemm>& out,
+                           std::string_view framework_version = {}) {
+    const double l2_bytes = gpu::find_gpu(gpu).numbers.l2_bytes;
     const csv_table t = csv_table::load(file.string());
     const std::size_t c_src = t.column("kernel_source"), c_dtype = t.column("gemm_dtype"), c_m = t.column("m"),
                       c_n = t.column("n"), c_k = t.column("k"), c_lat = t.column("latency");
@@ -43,6 +49,7 @@ inline void read_gemm_file(const std::filesystem::path& file, const std::string&
         g.gpu = gpu;
         g.framework = std::move(fw);
         g.problem = {t.positive_integer(r, c_m), t.positive_integer(r, c_n), t.positive_integer(r, c_k), family::gemm_dtype::bf16};
+        g.problem.reuse_distance_bytes = gemm_reuse_distance(gemm_timing_loop_of(g.framework, framework_version), g.problem, l2_bytes);
         const double ms = t.number(r, c_lat);
         if (!(ms > 0)) throw load_error(file.string(), t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
         g.latency_us = ms * 1e3;
@@ -54,6 +61,7 @@ inline void read_gemm_file(const std::filesystem::path& file, const std::string&
 /// Every bf16 GEMM row under `data_dir` (aiconfigurator/ and aiconfigurator_sglang/), in a stable order.
 [[nodiscard]] inline std::vector<measured_gemm> read_gemm_rows(const std::filesystem::path& data_dir) {
     namespace fs = std::filesystem;
+    const std::map<std::string, std::string> versions = framework_versions(data_dir);
     std::vector<fs::path> files;
     for (const char* collection : {"aiconfigurator", "aiconfigurator_sglang"}) {
         const fs::path root = data_dir / collection;
@@ -67,7 +75,8 @@ inline void read_gemm_file(const std::filesystem::path& file, const std::string&
     std::vector<measured_gemm> rows;
     for (const fs::path& f : files) {
         const std::string gpu = gpu::find_gpu(f.parent_path().filename().string()).name;
-        read_gemm_file(f, gpu, rows);
+        const auto version = versions.find(f.lexically_relative(data_dir).generic_string());
+        read_gemm_file(f, gpu, rows, version == versions.end() ? std::string_view{} : std::string_view(version->second));
     }
     return rows;
 }

@@ -37,6 +37,11 @@ struct gemm_problem {
     std::int64_t n = 0;
     std::int64_t k = 0;
     gemm_dtype dtype = gemm_dtype::bf16;
+    /// Bytes the GPU touches between two runs of this GEMM on the same weights (its L2 reuse distance), or 0
+    /// for serving, where the rest of the model passes in between and the weights come from DRAM. A benchmark
+    /// loop that rotates a few weight copies has a short reuse distance and keeps small weights in L2;
+    /// `data::gemm_reuse_distance` gives each collector's.
+    double reuse_distance_bytes = 0;
 };
 
 /// The launch the decomposer chose.
@@ -109,6 +114,15 @@ inline traffic compulsory_traffic(const gemm_problem& p, const gpu::gpu_numbers&
     t.bound_dram = std::max(0.0, t.footprint - g.l2_bytes);
     t.bound_l2 = t.footprint - t.bound_dram;
     return t;
+}
+
+// The reuse distance as the model reads it: its ratio to L2, clamped to [1/8, 2]. Around 1 the weights go from
+// L2-resident to streamed; from about 1.4 on (L40S data) nothing is left to hit, so larger distances, serving
+// (0) included, read as 2 and cannot set one collector's large shapes apart from another's.
+inline constexpr double reuse_ratio_floor = 0.125, reuse_ratio_limit = 2.0;
+inline double reuse_over_l2(const gemm_problem& p, const gpu::gpu_numbers& g) {
+    const double ratio = p.reuse_distance_bytes > 0 ? p.reuse_distance_bytes / g.l2_bytes : reuse_ratio_limit;
+    return std::clamp(ratio, reuse_ratio_floor, reuse_ratio_limit);
 }
 
 struct choice {
@@ -225,10 +239,10 @@ struct gemm {
     // identify it; the bound itself enters in µs (launch floor). No dispatch flag or occupancy input either: on the
     // train GPUs they single out one GPU (the only one-CTA-per-tile GPU) rather than describe the kernel. The tile sizes
     // are left out for the same reason: the tile acts through the cycle, wave and imbalance features it produces.
-    static constexpr std::array<std::string_view, 19> feature_names{
+    static constexpr std::array<std::string_view, 20> feature_names{
         "theoretical_us", "tensor_all_ratio", "tensor_sm_max_ratio", "smem_sm_max_ratio", "l2_all_ratio",
         "l2_sm_max_ratio", "dram_ratio", "cold_weight_ratio", "dram_refetch_ratio", "l2_resident_ratio", "reduce_ratio",
-        "waves", "wave_efficiency", "units_per_sm", "footprint_over_l2", "m", "n", "k", "estimate_ratio"};
+        "waves", "wave_efficiency", "units_per_sm", "footprint_over_l2", "reuse_over_l2", "m", "n", "k", "estimate_ratio"};
     static constexpr std::size_t feature_count = feature_names.size();
 
     /// Main-kernel dispatch: persistent warp-specialized on sm_90/100/103, one CTA per tile elsewhere.
@@ -250,6 +264,9 @@ struct gemm {
         const double largest = std::max({double(p.m) * double(p.n), double(p.m) * double(p.k), double(p.n) * double(p.k)});
         if (largest > 0x1p40)
             synperf::detail::report_error("gemm: an operand of " + std::to_string(largest) + " elements exceeds 2^40 (no GPU holds it)");
+        if (!(p.reuse_distance_bytes >= 0) || !std::isfinite(p.reuse_distance_bytes))
+            synperf::detail::report_error("gemm: reuse_distance_bytes must be finite and >= 0 (0 = serving), got " +
+                                          std::to_string(p.reuse_distance_bytes));
     }
 
     /// Decomposes one GEMM on one GPU.
@@ -341,6 +358,7 @@ struct gemm {
                 double(c.tiles) / (per_sm * g.sm_count),
                 double(c.tiles) / g.sm_count,
                 plan.footprint_bytes / g.l2_bytes,
+                gemm_detail::reuse_over_l2(p, g),
                 double(p.m),
                 double(p.n),
                 double(p.k),
