@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -313,7 +314,7 @@ struct gemm_fp8 {
     /// kernels stream weights at 20-55 % of DRAM bandwidth on the train GPUs (per-SM latency-bound), so the
     /// busiest SM's tile loads (smem_sm_max_cycle, bytes at a fixed 128 B/clk) describe them instead.
     static constexpr std::array<std::string_view, 21> feature_names{
-        "tensor_all_cycle", "tensor_sm_max_cycle", "smem_sm_max_cycle", "dram_cycle", "theoretical_us", "waves", "wave_efficiency", "k_iterations", "tile_m", "tile_n", "tile_k", "cluster_ctas",
+        "tensor_all_ratio", "tensor_sm_max_ratio", "smem_sm_max_ratio", "dram_ratio", "theoretical_us", "waves", "wave_efficiency", "k_iterations", "tile_m", "tile_n", "tile_k", "cluster_ctas",
         "swap_ab", "persistent", "cooperative", "work_units", "grid_ctas", "footprint_over_l2", "m", "n", "k"};
     static constexpr std::size_t feature_count = feature_names.size();
 
@@ -401,10 +402,11 @@ struct gemm_fp8 {
         const gemm_fp8_config& c = plan.config;
         const double slots = double(c.persistent ? c.grid_ctas : std::int64_t(c.slots_per_sm) * g.sm_count);
         const double waves = std::ceil(double(c.work_units) / slots);
-        return {m.all.tensor,
-                m.sm_max.tensor,
-                m.sm_max.smem,
-                m.compulsory_dram_cycles,
+        const double bound = std::max(m.theoretical_cycles, std::numeric_limits<double>::min());
+        return {m.all.tensor / bound,
+                m.sm_max.tensor / bound,
+                m.sm_max.smem / bound,
+                m.compulsory_dram_cycles / bound,
                 features::cycles_to_us(m.theoretical_cycles, g),
                 waves,
                 double(c.work_units) / (waves * slots),
