@@ -178,8 +178,8 @@ TEST_CASE("attention: pre-processing kernels are separate launches") {
                 if (attention_prefill::feature_names[i] == n) return i;
             return attention_prefill::feature_count;
         };
-        CHECK(with.features[index("preprocess_theoretical_us")] > 0);
-        CHECK(without.features[index("preprocess_theoretical_us")] == 0);
+        CHECK(with.features[index("preprocess_ratio")] > 0);
+        CHECK(without.features[index("preprocess_ratio")] == 0);
         CHECK(with.features[index("kernels")] == without.features[index("kernels")] + 1);
         CHECK(with.theoretical_us > without.theoretical_us);
     }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,13 +39,17 @@ struct attention_family_base {
         synperf::detail::report_error("attention: unknown framework '" + std::string(framework) + "'; known: trtllm, sglang, vllm");
     }
 
-    static constexpr std::array<std::string_view, 35> feature_names{
-        "tensor_all_cycle", "tensor_sm_max_cycle", "fma_all_cycle", "fma_sm_max_cycle", "xu_all_cycle",
-        "xu_sm_max_cycle", "l2_all_cycle", "l2_sm_max_cycle", "smem_sm_max_cycle", "dram_sm_max_cycle",
-        "dram_cycle", "l2_resident_cycle", "theoretical_us", "attention_theoretical_us", "preprocess_theoretical_us",
-        "preprocess_cycle", "combine_cycle", "waves", "tasks", "ctas_per_sm", "busy_sm_fraction", "imbalance",
-        "splits", "kernels", "q_tokens", "kv_tokens", "batch", "heads",
-        "group_size", "head_dim", "causal", "window", "kv_fp8", "fp8_compute", "kv_footprint_over_l2"};
+    /// Scale-free inputs: every cycle count enters as a ratio to the op's lower bound (the bound itself once,
+    /// in µs), so a GPU whose pipes are all faster or slower looks like the training GPUs with the same
+    /// balance; absolute cycle counts and a CTAs-per-SM count named the training GPUs instead (A100's two
+    /// fmha_v2 CTAs per SM, a value no training GPU ran on most rows, made its prefill 2-4x too slow).
+    static constexpr std::array<std::string_view, 33> feature_names{
+        "theoretical_us", "tensor_all_ratio", "tensor_sm_max_ratio", "fma_all_ratio", "fma_sm_max_ratio",
+        "xu_all_ratio", "xu_sm_max_ratio", "l2_all_ratio", "l2_sm_max_ratio", "smem_sm_max_ratio",
+        "dram_sm_max_ratio", "dram_ratio", "l2_resident_ratio", "preprocess_ratio", "preprocess_sm_max_ratio",
+        "combine_ratio", "waves", "tasks_per_sm", "busy_sm_fraction", "imbalance", "splits", "kernels", "q_tokens",
+        "kv_tokens", "batch", "heads", "group_size", "head_dim", "causal", "window", "kv_fp8", "fp8_compute",
+        "kv_footprint_over_l2"};
     static constexpr std::size_t feature_count = feature_names.size();
 
     /// Main-kernel dispatch of SGLang's default kernel on `g` for this phase: FA3's sm90 path is persistent
@@ -105,26 +110,26 @@ struct attention_family_base {
         const double mean_sm = main != nullptr ? main->all.max() : 0.0;
         const double imbalance = main != nullptr && mean_sm > 0 ? std::max(1.0, main->sm_max.max() / mean_sm) : 1.0;
         const bool causal = p.causal && p.stage == attention::phase::prefill;
-        return {all.tensor,
-                busiest.tensor,
-                all.fma,
-                busiest.fma,
-                all.xu,
-                busiest.xu,
-                all.l2,
-                busiest.l2,
-                busiest.smem,
-                busiest.dram,
-                dram,
-                resident,
-                features::cycles_to_us(attn_cycles + pre_cycles, g),
-                features::cycles_to_us(attn_cycles, g),
-                features::cycles_to_us(pre_cycles, g),
-                pre_busiest,
-                combine,
+        const double bound = std::max(attn_cycles + pre_cycles, std::numeric_limits<double>::min());
+        const auto ratio = [bound](double cycles) { return cycles / bound; };
+        return {features::cycles_to_us(attn_cycles + pre_cycles, g),
+                ratio(all.tensor),
+                ratio(busiest.tensor),
+                ratio(all.fma),
+                ratio(busiest.fma),
+                ratio(all.xu),
+                ratio(busiest.xu),
+                ratio(all.l2),
+                ratio(busiest.l2),
+                ratio(busiest.smem),
+                ratio(busiest.dram),
+                ratio(dram),
+                ratio(resident),
+                ratio(pre_cycles),
+                ratio(pre_busiest),
+                ratio(combine),
                 main != nullptr ? main->waves : 0.0,
-                main != nullptr ? main->tasks : 0.0,
-                main != nullptr ? double(main->slots_per_sm) : 0.0,
+                main != nullptr ? main->tasks / g.sm_count : 0.0,
                 main != nullptr ? double(main->busy_sms) / g.sm_count : 0.0,
                 imbalance,
                 double(std::max(plan.splits, 1)),
