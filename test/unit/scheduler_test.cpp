@@ -574,3 +574,33 @@ TEST_CASE("min_heap_persistent: longest first places large classes exactly as un
         check_placement(min_heap_persistent::schedule(tasks, g, o), place(tasks, units, lpt_reference(cost, o.persistent_ctas), g));
     }
 }
+
+TEST_CASE("min_heap_persistent: longest first over many decreasing classes equals unit-by-unit LPT") {
+    // What FA3's causal scheduler hands out: dozens of classes of slowly decreasing cost, a few grids' worth of
+    // units each, so the loads spread over more than the next cost and the prefix steps run; and one CTA far
+    // behind the others taking many small units, the front step.
+    std::mt19937_64 rng(23);
+    for (int trial = 0; trial < 12; ++trial) {
+        const int sms = 1 + static_cast<int>(rng() % 7);
+        const gpu_numbers g = synthetic(sms);
+        schedule_options o;
+        o.order = unit_order::longest_first;
+        o.persistent_ctas = 2 + static_cast<std::int64_t>(rng() % 20);
+        o.per_sm_loads = true;
+        std::vector<task_class> tasks;
+        if (trial % 3 == 2) {
+            tasks.push_back({tensor_task(1000), o.persistent_ctas - 1});  // every CTA but the last is far ahead
+            tasks.push_back({tensor_task(double(1 + rng() % 3)), 400 + static_cast<std::int64_t>(rng() % 400)});
+        } else {
+            const int classes = 10 + static_cast<int>(rng() % 25);
+            for (int k = 0; k < classes; ++k)
+                tasks.push_back({tensor_task(double(4 * (classes - k) + static_cast<int>(rng() % 3))),
+                                 static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(4 * o.persistent_ctas))});
+        }
+        const std::vector<std::size_t> units = expand(tasks);
+        std::vector<double> cost(units.size());
+        for (std::size_t j = 0; j < units.size(); ++j) cost[j] = synperf::work::task_cost(tasks[units[j]].work, g);
+        CAPTURE(trial);
+        check_placement(min_heap_persistent::schedule(tasks, g, o), place(tasks, units, lpt_reference(cost, o.persistent_ctas), g));
+    }
+}

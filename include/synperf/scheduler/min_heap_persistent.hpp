@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <functional>
+#include <iterator>
 #include <numeric>
 #include <span>
 #include <utility>
@@ -71,8 +71,9 @@ namespace detail {
     return r;
 }
 
-/// Places units one by one: static stride (unit j to CTA j mod G) or longest first (stable sort by cost,
-/// descending; each unit to the least-loaded CTA, ties to the lowest CTA id).
+/// Places units as static stride (unit j to CTA j mod G) or longest first (stable sort by cost, descending;
+/// each unit to the least-loaded CTA, ties to the lowest CTA id), whole groups of units at a time where the
+/// result is the same as placing them one by one.
 [[nodiscard]] inline schedule_result persistent_general(std::span<const work::task_class> tasks,
                                                         const gpu::gpu_numbers& g, const schedule_options& o,
                                                         const prepared_tasks& p) {
@@ -85,7 +86,7 @@ namespace detail {
     std::vector<double> cycles(static_cast<std::size_t>(sms), 0.0);
     std::vector<std::int64_t> counts(static_cast<std::size_t>(sms), 0);
     const auto add = [&](std::int64_t cta, std::size_t k, std::int64_t units) {
-        const auto s = static_cast<std::size_t>(cta % sms);
+        const auto s = static_cast<std::size_t>(cta < sms ? cta : cta % sms);
         loads[s] += units == 1 ? tasks[k].work : tasks[k].work.scaled(static_cast<double>(units));
         cycles[s] += static_cast<double>(units) * p.cost[k];
         counts[s] += units;
@@ -115,74 +116,81 @@ namespace detail {
         std::iota(order.begin(), order.end(), std::size_t{0});
         // Units of one class are contiguous and equal, so a stable sort of classes is a stable sort of units.
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.cost[a] > p.cost[b]; });
-        using slot = std::pair<double, std::int64_t>;  // (load in cycles, CTA); min-heap, ties to the lowest CTA
-        std::vector<slot> heap;
-        heap.reserve(static_cast<std::size_t>(ctas));
-        for (std::int64_t c = 0; c < ctas; ++c) heap.emplace_back(0.0, c);  // already a valid min-heap
-        // Greedy placement of n equal units of cost c takes the n smallest of the levels L_i + j c (j >= 0) of
-        // all CTAs, ties to the lowest CTA. Below T0 = min L + m c (m = floor(n / G)) there are at most G m <= n
-        // levels, all among the n smallest: they are placed at once (checked, as rounding can move a level
-        // across T0), repeatedly while G or more units are left; the rest go to the least-loaded CTAs at
-        // once when that is what greedy does, else one by one. Exact, and O(G log(n / G)) per level placement
-        // instead of O(n log G).
-        const auto levels_below = [&](double t0, double c) {
-            std::int64_t units = 0;
-            for (const slot& s : heap)
-                if (s.first < t0) units += static_cast<std::int64_t>(std::ceil((t0 - s.first) / c));
-            return units;
+        // The CTAs sorted by (load in cycles, id): greedy's next choice is always the front.
+        struct slot {
+            double load;
+            std::int64_t cta;
         };
-        // Fewer than G units whose costs exceed the spread of the r least-loaded CTAs go one to each of them,
-        // in (load, id) order, exactly as r greedy steps would.
-        const auto place_on_least_loaded = [&](std::size_t k, std::int64_t count) {
-            const double c = p.cost[k];
-            const auto cut = heap.begin() + static_cast<std::ptrdiff_t>(count - 1);
-            std::nth_element(heap.begin(), cut, heap.end());
-            if (!(cut->first < std::min_element(heap.begin(), cut + 1)->first + c)) {
-                std::make_heap(heap.begin(), heap.end(), std::greater<>{});
-                return false;
-            }
-            for (auto it = heap.begin(); it <= cut; ++it) {
-                it->first += c;
-                add(it->second, k, 1);
-            }
-            std::make_heap(heap.begin(), heap.end(), std::greater<>{});
-            return true;
-        };
+        const auto before = [](const slot& a, const slot& b) { return a.load < b.load || (a.load == b.load && a.cta < b.cta); };
+        std::vector<slot> sorted;
+        sorted.reserve(static_cast<std::size_t>(ctas));
+        for (std::int64_t c = 0; c < ctas; ++c) sorted.push_back({0.0, c});
+        std::vector<slot> merged;
+        merged.reserve(sorted.size());
+        std::vector<std::int64_t> every_cta(tasks.size(), 0);  // units of class k that every CTA got in whole rounds
+        // Greedy placement of n equal units of cost c, in two exact steps:
+        // - While the loads spread over c or more, the CTAs below min + c take one unit each (their loads are
+        //   the smallest levels L + j c), or the front alone takes every unit greedy gives it before it passes
+        //   the next CTA in (load, id) order.
+        // - Once every load lies in [min, min + c), a CTA that takes a unit passes all the others, so each
+        //   round of G units gives every CTA one in (load, id) order and keeps that order: n / G rounds at
+        //   once, then one unit to each of the n mod G first CTAs, which rotate to the back.
+        // Each step costs O(G) and a class takes a few steps in practice, instead of O(n log G) with a heap.
         const auto place_class = [&](std::size_t k, std::int64_t n) {
             const double c = p.cost[k];
             if (c == 0) {  // the least-loaded CTA stays least loaded: it takes them all
-                add(heap.front().second, k, n);
+                add(sorted.front().cta, k, n);
                 return;
             }
-            while (n >= ctas) {
-                // The largest m whose levels fit in n units; levels_below grows with m, so bisect.
-                const auto level_of = [&](std::int64_t m) { return heap.front().first + static_cast<double>(m) * c; };
-                if (levels_below(level_of(1), c) > n) break;
-                std::int64_t lo = 1, hi = n / ctas;
-                while (lo < hi) {
-                    const std::int64_t mid = lo + (hi - lo + 1) / 2;
-                    if (levels_below(level_of(mid), c) <= n) lo = mid;
-                    else hi = mid - 1;
+            while (n > 0) {
+                if (sorted.back().load - sorted.front().load < c) {
+                    const std::int64_t rounds = n / ctas;
+                    const std::int64_t rest = n % ctas;
+                    if (rounds > 0) {
+                        for (slot& s : sorted) s.load += static_cast<double>(rounds) * c;
+                        every_cta[k] += rounds;
+                    }
+                    for (std::int64_t i = 0; i < rest; ++i) {
+                        sorted[static_cast<std::size_t>(i)].load += c;
+                        add(sorted[static_cast<std::size_t>(i)].cta, k, 1);
+                    }
+                    std::rotate(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(rest), sorted.end());
+                    return;
                 }
-                const double floor_level = level_of(lo);
-                std::int64_t placed = 0;
-                for (slot& s : heap) {
-                    if (s.first >= floor_level) continue;
-                    const auto units = static_cast<std::int64_t>(std::ceil((floor_level - s.first) / c));
-                    add(s.second, k, units);
-                    s.first += static_cast<double>(units) * c;
-                    placed += units;
+                // The spread is at least c > 0, so there are two CTAs or more. The CTAs loaded below front + c
+                // (a prefix of the order) hold the smallest levels there are, one each: the first min(prefix, n)
+                // take one unit, as greedy's next steps do, and merge back into the order.
+                const double limit = sorted.front().load + c;
+                const auto prefix = std::partition_point(sorted.begin(), sorted.end(), [limit](const slot& x) { return x.load < limit; }) -
+                                    sorted.begin();
+                if (prefix > 1) {
+                    const std::int64_t taken = std::min<std::int64_t>(prefix, n);
+                    const auto mid = sorted.begin() + static_cast<std::ptrdiff_t>(taken);
+                    for (auto it = sorted.begin(); it != mid; ++it) {
+                        it->load += c;
+                        add(it->cta, k, 1);
+                    }
+                    n -= taken;
+                    if (!std::is_sorted(sorted.begin(), mid, before)) std::sort(sorted.begin(), mid, before);  // rounding ties
+                    merged.clear();
+                    std::merge(mid, sorted.end(), sorted.begin(), mid, std::back_inserter(merged), before);
+                    sorted.swap(merged);
+                    continue;
                 }
-                std::make_heap(heap.begin(), heap.end(), std::greater<>{});
-                n -= placed;
-            }
-            // The bulk path costs O(G); worth it only when the n heap steps it replaces cost more (n log G > G).
-            if (n > 0 && n < ctas && double(n) * std::log2(double(ctas) + 1.0) > double(ctas) && place_on_least_loaded(k, n)) return;
-            for (; n > 0; --n) {
-                std::pop_heap(heap.begin(), heap.end(), std::greater<>{});
-                heap.back().first += c;
-                add(heap.back().second, k, 1);
-                std::push_heap(heap.begin(), heap.end(), std::greater<>{});
+                // Only the front is that low: it takes every unit j = 0, 1, ... while (load + j c, id) comes
+                // before the next CTA, and moves to its place.
+                slot front = sorted.front();
+                const slot& next = sorted[1];
+                auto units = static_cast<std::int64_t>(std::max(1.0, std::ceil((next.load - front.load) / c)));
+                while (units > 1 && !before({front.load + static_cast<double>(units - 1) * c, front.cta}, next)) --units;
+                while (before({front.load + static_cast<double>(units) * c, front.cta}, next)) ++units;
+                units = std::min(units, n);
+                front.load += static_cast<double>(units) * c;
+                add(front.cta, k, units);
+                n -= units;
+                const auto at = std::lower_bound(sorted.begin() + 1, sorted.end(), front, before);
+                std::move(sorted.begin() + 1, at, sorted.begin());
+                *(at - 1) = front;
             }
         };
         // Adjacent classes (in cost order) with identical work are interchangeable units: one class.
@@ -192,6 +200,25 @@ namespace detail {
             while (j < order.size() && same_work(tasks[order[j]].work, tasks[order[i]].work)) n += tasks[order[j++]].count;
             if (n > 0) place_class(order[i], n);
             i = j;
+        }
+        // The whole rounds gave every CTA the same work; SM s hosts floor(G / SMs) + [s < G mod SMs] CTAs.
+        work::task_work per_cta = zero_work(p.tensor_type);
+        double per_cta_cycles = 0;
+        std::int64_t per_cta_units = 0;
+        for (std::size_t k = 0; k < tasks.size(); ++k) {
+            if (every_cta[k] == 0) continue;
+            per_cta += tasks[k].work.scaled(static_cast<double>(every_cta[k]));
+            per_cta_cycles += static_cast<double>(every_cta[k]) * p.cost[k];
+            per_cta_units += every_cta[k];
+        }
+        if (per_cta_units > 0) {
+            for (std::int64_t s = 0; s < sms && s < ctas; ++s) {
+                const std::int64_t hosted = ctas / sms + (s < ctas % sms ? 1 : 0);
+                const auto i = static_cast<std::size_t>(s);
+                loads[i] += per_cta.scaled(static_cast<double>(hosted));
+                cycles[i] += static_cast<double>(hosted) * per_cta_cycles;
+                counts[i] += hosted * per_cta_units;
+            }
         }
     }
     finish_from_loads(r, loads, cycles, counts, p, o.per_sm_loads);
