@@ -309,10 +309,12 @@ struct gemm_fp8 {
     }
 
     /// With two train GPUs every hardware-dependent feature also identifies the GPU, so only the roofline's
-    /// own cycle counts depend on the hardware. No L2-bandwidth cycles: h20 and h800 have the same measured L2
-    /// bandwidth, so a model cannot learn how they scale with it. No cold-weight DRAM cycles: the small-M
-    /// kernels stream weights at 20-55 % of DRAM bandwidth on the train GPUs (per-SM latency-bound), so the
-    /// busiest SM's tile loads (smem_sm_max_cycle, bytes at a fixed 128 B/clk) describe them instead.
+    /// own cycle counts depend on the hardware, and they enter as ratios to the bound (H20's tensor rate is a
+    /// seventh of H800's: absolute counts mostly said which GPU a row came from). No L2-bandwidth cycles: h20
+    /// and h800 have the same measured L2 bandwidth, so a model cannot learn how they scale with it. No
+    /// cold-weight DRAM cycles: the small-M kernels stream weights at 20-55 % of DRAM bandwidth on the train
+    /// GPUs (per-SM latency-bound), so the busiest SM's tile loads (smem_sm_max_ratio, bytes at a fixed
+    /// 128 B/clk) describe them instead.
     static constexpr std::array<std::string_view, 21> feature_names{
         "tensor_all_ratio", "tensor_sm_max_ratio", "smem_sm_max_ratio", "dram_ratio", "theoretical_us", "waves", "wave_efficiency", "k_iterations", "tile_m", "tile_n", "tile_k", "cluster_ctas",
         "swap_ab", "persistent", "cooperative", "work_units", "grid_ctas", "footprint_over_l2", "m", "n", "k"};
