@@ -225,7 +225,7 @@ namespace detail {
     return r;
 }
 
-/// Runs the unit-by-unit placement even where the closed form applies (for tests and benchmarks).
+/// Runs the general placement even where the closed form applies (for tests and benchmarks).
 [[nodiscard]] inline schedule_result persistent_general(std::span<const work::task_class> tasks,
                                                         const gpu::gpu_numbers& g, const schedule_options& o) {
     return persistent_general(tasks, g, o, prepare(tasks, g, o, "min_heap_persistent"));
