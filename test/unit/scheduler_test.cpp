@@ -133,6 +133,14 @@ std::vector<std::int64_t> lpt_reference(const std::vector<double>& unit_cost, st
     return cta_of;
 }
 
+/// Checks that the scheduler places `tasks` on `o.persistent_ctas` CTAs exactly as `lpt_reference` does.
+void check_matches_lpt(const std::vector<task_class>& tasks, const gpu_numbers& g, const schedule_options& o) {
+    const std::vector<std::size_t> units = expand(tasks);
+    std::vector<double> cost(units.size());
+    for (std::size_t j = 0; j < units.size(); ++j) cost[j] = synperf::work::task_cost(tasks[units[j]].work, g);
+    check_placement(min_heap_persistent::schedule(tasks, g, o), place(tasks, units, lpt_reference(cost, o.persistent_ctas), g));
+}
+
 /// Optimal makespan of `costs` on `m` machines by trying all m^n assignments.
 double brute_force_optimum(const std::vector<double>& costs, int m) {
     std::vector<int> a(costs.size(), 0);
@@ -383,10 +391,8 @@ TEST_CASE("min_heap_persistent: longest first matches a plain LPT reference") {
         o.slots_per_sm = 1 + static_cast<int>(rng() % 3);
         o.persistent_ctas = 1 + static_cast<std::int64_t>(rng() % 15);
         o.per_sm_loads = true;
-        std::vector<double> cost(units.size());
-        for (std::size_t j = 0; j < units.size(); ++j) cost[j] = synperf::work::task_cost(tasks[units[j]].work, g);
         CAPTURE(trial);
-        check_placement(min_heap_persistent::schedule(tasks, g, o), place(tasks, units, lpt_reference(cost, o.persistent_ctas), g));
+        check_matches_lpt(tasks, g, o);
     }
 }
 
@@ -567,11 +573,8 @@ TEST_CASE("min_heap_persistent: longest first places large classes exactly as un
         for (int k = 0; k < 4; ++k)
             tasks.push_back({tensor_task(double(1 + rng() % 7)), o.persistent_ctas * (1 + static_cast<std::int64_t>(rng() % 6)) +
                                                                      static_cast<std::int64_t>(rng() % 5)});
-        const std::vector<std::size_t> units = expand(tasks);
-        std::vector<double> cost(units.size());
-        for (std::size_t j = 0; j < units.size(); ++j) cost[j] = synperf::work::task_cost(tasks[units[j]].work, g);
         CAPTURE(trial);
-        check_placement(min_heap_persistent::schedule(tasks, g, o), place(tasks, units, lpt_reference(cost, o.persistent_ctas), g));
+        check_matches_lpt(tasks, g, o);
     }
 }
 
@@ -597,10 +600,7 @@ TEST_CASE("min_heap_persistent: longest first over many decreasing classes equal
                 tasks.push_back({tensor_task(double(4 * (classes - k) + static_cast<int>(rng() % 3))),
                                  static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(4 * o.persistent_ctas))});
         }
-        const std::vector<std::size_t> units = expand(tasks);
-        std::vector<double> cost(units.size());
-        for (std::size_t j = 0; j < units.size(); ++j) cost[j] = synperf::work::task_cost(tasks[units[j]].work, g);
         CAPTURE(trial);
-        check_placement(min_heap_persistent::schedule(tasks, g, o), place(tasks, units, lpt_reference(cost, o.persistent_ctas), g));
+        check_matches_lpt(tasks, g, o);
     }
 }
