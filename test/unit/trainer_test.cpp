@@ -261,6 +261,28 @@ TEST_CASE("trainer: tiny data sets (batches of 2 or 3 rows, shards without rows)
     for (float w : all_weights(net)) REQUIRE(std::isfinite(w));
 }
 
+TEST_CASE("trainer: a prediction saturated at efficiency 1 still gets a gradient back toward the measurement") {
+    using synperf::train::detail::log_error_gradient;
+    using synperf::train::detail::sigmoid;
+    const float log_half = std::log(0.5f);
+    // A logit of 20 rounds the sigmoid to exactly 1 in float: the exact gradient (1 - ê) is 0.
+    REQUIRE(sigmoid(20.0f) == 1.0f);
+    CHECK(log_error_gradient(sigmoid(20.0f), log_half, 0.0f) == 0.0f);
+    // With the floor it is positive (ê too high: lower the logit), of the floor's size.
+    CHECK(log_error_gradient(sigmoid(20.0f), log_half, 0.02f) == doctest::Approx(0.02f));
+    // Away from saturation the exact gradient is unchanged: sign(log ê - log e) * (1 - ê).
+    CHECK(log_error_gradient(0.25f, log_half, 0.02f) == doctest::Approx(-0.75f));
+    CHECK(log_error_gradient(0.75f, log_half, 0.02f) == doctest::Approx(0.25f));
+    CHECK(log_error_gradient(0.5f, log_half, 0.02f) == 0.0f);  // exact prediction
+    CHECK(log_error_gradient(1e-7f, log_half, 0.02f) == 0.0f);  // below the clamp: none
+
+    const dataset train = make_rows(50, 14), validation = make_rows(20, 15);
+    train_options o = small_options();
+    o.saturation_gradient_floor = 1.0;
+    CHECK_THROWS_WITH_AS(synperf::train::fit_mlp(train, validation, o),
+                         doctest::Contains("saturation_gradient_floor must be in [0, 1)"), synperf::invalid_argument);
+}
+
 TEST_CASE("trainer: rejects bad data and options with a clear message") {
     dataset train = make_rows(50, 9), validation = make_rows(20, 10);
     const train_options o = small_options();

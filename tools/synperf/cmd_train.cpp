@@ -99,6 +99,7 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
         opt.seed = seed;
         opt.batch = o.batch;
         opt.hidden = o.hidden;
+        opt.saturation_gradient_floor = fam.saturation_gradient_floor;
         train::train_report r;
         mlp::network candidate =
             train::train_mlp(make_dataset(rows, features + levels, levels), validation, opt, &r, &std::cerr);

@@ -61,6 +61,9 @@ family_tool gemm_fp8_family_tool() {
     t.framework_levels.assign(family::gemm_fp8::framework_levels.begin(), family::gemm_fp8::framework_levels.end());
     t.protocol = data::gemm_fp8_protocol;
     t.load = load_gemm_fp8;
+    // With the exact gradient the cooperative-kernel rows (measured efficiency 0.63) sit at a predicted 1.0, the
+    // training GPU H800's included; the floor lowers the validation loss from 0.040 to 0.024 (docs/families/gemm_fp8.md).
+    t.saturation_gradient_floor = 0.02;
     return t;
 }
 

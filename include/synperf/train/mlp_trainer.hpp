@@ -47,6 +47,11 @@ struct train_options {
     double lr_factor = 0.6;                         ///< ReduceLROnPlateau factor
     std::size_t early_stop = 85;                    ///< stop after this many epochs without improvement; 0 = never
     double grad_clip = 1.0;                         ///< global L2 gradient-norm limit; 0 = no clipping
+    /// Least magnitude of the loss gradient through the sigmoid, (1 − ê), for a row whose prediction is wrong.
+    /// With the exact gradient (0, SynPerf's) a row pushed to ê ≈ 1 (exactly 1 in float for a logit above ~17)
+    /// gets no gradient and stays there, however low its measured efficiency: a plateau, not a minimum. Only
+    /// rows with ê > 1 − floor are affected, and the step keeps the loss's sign.
+    double saturation_gradient_floor = 0.0;
     std::uint64_t seed = 42;                        ///< seeds initialisation, shuffling and dropout
     bool verbose = true;                            ///< write progress lines to the progress stream
     std::size_t log_every = 10;  ///< progress line every this many epochs (and first, last, lr change)
@@ -161,6 +166,15 @@ inline float sigmoid(float v) noexcept { return 1.0f / (1.0f + std::exp(-v)); }
 /// |log(ê / e)| with ê clamped into [min_efficiency, 1]; `log_e` is log(e).
 inline double log_error(float e_hat, float log_e) noexcept {
     return std::abs(std::log(static_cast<double>(std::clamp(e_hat, min_efficiency, 1.0f))) - log_e);
+}
+
+/// d|log ê − log e| / dz for ê = sigmoid(z): sign(log ê − log e) · (1 − ê), at least `least` in magnitude
+/// (`train_options::saturation_gradient_floor`); 0 below min_efficiency, where the clamp passes none.
+inline float log_error_gradient(float e_hat, float log_e, float least) noexcept {
+    if (e_hat < min_efficiency) return 0.0f;
+    const float d = std::log(std::min(e_hat, 1.0f)) - log_e;
+    const float sign = d > 0 ? 1.0f : (d < 0 ? -1.0f : 0.0f);
+    return sign * std::max(1.0f - e_hat, least);
 }
 
 // The hot loops of a minibatch, over n rows of width w (row-major). `__restrict` (GCC, Clang, MSVC) tells the
@@ -377,6 +391,8 @@ inline void check_options(const train_options& o) {
         report_error(cat("train_mlp: lr_factor must be in (0, 1], got ", o.lr_factor));
     if (!(o.grad_clip >= 0.0 && std::isfinite(o.grad_clip)))
         report_error(cat("train_mlp: grad_clip must be >= 0, got ", o.grad_clip));
+    if (!(o.saturation_gradient_floor >= 0.0 && o.saturation_gradient_floor < 1.0))
+        report_error(cat("train_mlp: saturation_gradient_floor must be in [0, 1), got ", o.saturation_gradient_floor));
 }
 
 /// Runs one function per shard on a fixed set of threads and returns when every shard is done.
@@ -845,7 +861,7 @@ private:
     }
 
     // Output layer, loss, and the output layer's gradients for the shard's rows.
-    // d|log ê − log e| / do = sign · (1 − ê); the clamp at min_efficiency passes no gradient.
+    // The loss gradient per output: `log_error_gradient`.
     void output_and_loss(shard& sh) {
         const std::size_t hidden = opt_.hidden.size();
         const slots& O = layers_[hidden];
@@ -856,13 +872,13 @@ private:
         gemm(in, m, O.in, false, params_.data() + O.w, 1, O.in, true, out);
         const float b = params_[O.b];
         double loss = 0, db = 0;
+        const float least_gradient = static_cast<float>(opt_.saturation_gradient_floor);
         for (std::size_t r = 0; r < m; ++r) {
             const float e = sigmoid(out[r] + b);
             const float d = std::log(std::clamp(e, min_efficiency, 1.0f)) - tb_[sh.begin + r];
             const float w = wb_[sh.begin + r];
             loss += static_cast<double>(w) * std::abs(static_cast<double>(d));
-            const float sign = d > 0 ? 1.0f : (d < 0 ? -1.0f : 0.0f);
-            dout[r] = e >= min_efficiency ? sign * w * inv_w_ * (1.0f - e) : 0.0f;
+            dout[r] = w * inv_w_ * log_error_gradient(e, tb_[sh.begin + r], least_gradient);
             db += dout[r];
         }
         sh.loss += loss;
@@ -1118,6 +1134,8 @@ inline mlp::network train_mlp(const dataset& train, const dataset& validation, c
     net.meta = detail::cat("rows=", train.x.shape(0), " validation_rows=", validation.x.shape(0), " hidden=", hidden,
                            " seed=", options.seed, " epochs=", r.epochs_run, " best_epoch=", r.best_epoch,
                            " best_val_loss=", r.best_val_loss);
+    if (options.saturation_gradient_floor > 0)
+        net.meta += detail::cat(" saturation_gradient_floor=", options.saturation_gradient_floor);
     if (report != nullptr) *report = r;
     return net;
 }
