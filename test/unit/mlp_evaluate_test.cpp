@@ -125,6 +125,35 @@ TEST_CASE("mlp evaluate: hand-computed forward pass (log1p, one-hot, relu, sigmo
     }
 }
 
+TEST_CASE("mlp evaluate: features outside the training range are clamped to it, by both evaluators") {
+    network net = tiny_network();
+    net.feature_min = {1.0, 0.5};
+    net.feature_max = {4.0, 2.0};
+    const synperf::mlp::compiled_network compiled(net);
+    const std::vector<std::size_t> cat{1};
+    const auto both = [&](std::vector<double> x) {
+        const double e = evaluate(net, x, cat);
+        CHECK(compiled.evaluate(x, cat) == doctest::Approx(e).epsilon(1e-6));
+        return e;
+    };
+    // Inside the range nothing changes; below and above, the value at the edge is used.
+    CHECK(both({2.0, 1.0}) == doctest::Approx(reference(net, {std::log1p(2.0), std::log1p(1.0), 0.0, 1.0})));
+    CHECK(both({0.0, 1.0}) == both({1.0, 1.0}));
+    CHECK(both({100.0, 1.0}) == both({4.0, 1.0}));
+    CHECK(both({2.0, 1e9}) == both({2.0, 2.0}));
+    CHECK(both({100.0, 0.0}) == both({4.0, 0.5}));
+    // Without a recorded range the input is used as is.
+    net.feature_min.clear();
+    net.feature_max.clear();
+    CHECK(evaluate(net, std::vector<double>{100.0, 1.0}, cat) ==
+          doctest::Approx(reference(net, {std::log1p(100.0), std::log1p(1.0), 0.0, 1.0})));
+    // A bad feature is still refused, not clamped into range.
+    net.feature_min = {1.0, 0.5};
+    net.feature_max = {4.0, 2.0};
+    CHECK_THROWS_AS((void)evaluate(net, std::vector<double>{-1.0, 1.0}, cat), synperf::invalid_argument);
+    CHECK_THROWS_AS((void)compiled.evaluate(std::vector<double>{std::nan(""), 1.0}, cat), synperf::invalid_argument);
+}
+
 TEST_CASE("mlp evaluate: blocked float kernel matches a double reference on awkward widths") {
     // 20-256-128-64-1 is the production shape; 13-37-21-1 leaves remainders in every row block and lane loop.
     for (const auto& widths : {std::vector<std::size_t>{20, 256, 128, 64, 1}, std::vector<std::size_t>{13, 37, 21, 1},

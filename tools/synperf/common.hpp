@@ -71,7 +71,7 @@ inline std::shared_ptr<const mlp::network> predict_model(const std::string& weig
     return std::make_shared<const mlp::network>(mlp::load_mlp(model_path(std::string(family), false).string()));
 }
 
-/// Features outside the range the model was trained on, by name.
+/// Features outside the range the model was trained on, by name, with the edge value the model reads instead.
 inline std::vector<std::string> outside_training_range(const mlp::network& net, const std::vector<double>& x) {
     std::vector<std::string> out;
     if (net.feature_min.size() != x.size() || net.feature_max.size() != x.size()) return out;
@@ -79,7 +79,8 @@ inline std::vector<std::string> outside_training_range(const mlp::network& net, 
         const double lo = net.feature_min[i], hi = net.feature_max[i];
         const double slack = 0.05 * (hi - lo);
         if (x[i] < lo - slack || x[i] > hi + slack)
-            out.push_back(fmt::format("{} = {:.4g} (trained on {:.4g} .. {:.4g})", net.feature_names[i], x[i], lo, hi));
+            out.push_back(fmt::format("{} = {:.4g} (trained on {:.4g} .. {:.4g}; the model reads {:.4g})",
+                                      net.feature_names[i], x[i], lo, hi, net.clamp_to_training_range(i, x[i])));
     }
     return out;
 }

@@ -135,6 +135,8 @@ public:
         constexpr std::size_t G = detail::block_group;
         info_.family = net.family;
         info_.feature_names = net.feature_names;
+        info_.feature_min = net.feature_min;
+        info_.feature_max = net.feature_max;
         info_.categoricals = net.categoricals;
         std::size_t total = 0;
         for (const auto& l : net.layers) total += (l.out + B - 1) / B * B * (l.in + 1);
@@ -167,7 +169,7 @@ public:
     /// Predicts the efficiency in [0, 1] from the numeric features and the level index of each categorical input.
     ///
     /// Same inputs, checks and messages as `mlp::evaluate(const network&, ...)`: log1p of each feature (finite,
-    /// >= 0) in double rounded to float, one one-hot block per categorical input.
+    /// >= 0, clamped into its training range) in double rounded to float, one one-hot block per categorical input.
     [[nodiscard]] double evaluate(std::span<const double> numeric_features,
                                   std::span<const std::size_t> categorical_level_index) const {
         using detail::report_network;
@@ -181,7 +183,7 @@ public:
             const double x = numeric_features[i];
             if (!(x >= 0.0) || std::isinf(x))
                 report_network(info_, "feature ", i + 1, " '", info_.feature_names[i], "' must be finite and >= 0, got ", x);
-            buf.a[i] = static_cast<float>(std::log1p(x));
+            buf.a[i] = static_cast<float>(std::log1p(info_.clamp_to_training_range(i, x)));
         }
         std::size_t offset = numeric_features.size();
         for (std::size_t c = 0; c < info_.categoricals.size(); ++c) {

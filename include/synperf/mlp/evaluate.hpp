@@ -90,8 +90,9 @@ inline void require_evaluable(const network& net) {
 
 /// Predicts the efficiency in [0, 1] from the numeric features and the level index of each categorical input.
 ///
-/// Each numeric feature must be finite and >= 0 (cycle counts, bytes, ratios): it enters the network as
-/// log1p(x), computed in double and rounded to float. Each categorical input becomes a one-hot block after
+/// Each numeric feature must be finite and >= 0 (cycle counts, bytes, ratios): it is clamped into its
+/// training range where the network records one (`network::feature_min`, `feature_max`) and enters the network
+/// as log1p(x), computed in double and rounded to float. Each categorical input becomes a one-hot block after
 /// the numeric features, in `network::categoricals` order. Every layer then runs in float32 (the precision
 /// the model was trained in), each dot product with a fixed summation order (see `detail::dense_rows`); the
 /// float output of the final sigmoid is returned widened to double. Throws `invalid_argument` for a
@@ -112,7 +113,7 @@ inline void require_evaluable(const network& net) {
         const double x = numeric_features[i];
         if (!(x >= 0.0) || std::isinf(x))
             report_network(net, "feature ", i + 1, " '", net.feature_names[i], "' must be finite and >= 0, got ", x);
-        a[i] = static_cast<float>(std::log1p(x));
+        a[i] = static_cast<float>(std::log1p(net.clamp_to_training_range(i, x)));
     }
     std::size_t offset = numeric_features.size();
     for (std::size_t c = 0; c < net.categoricals.size(); ++c) {
