@@ -37,11 +37,11 @@ struct network {
     std::vector<dense_layer> layers;             ///< first to last
     std::vector<double> feature_min;             ///< training range per numeric feature (empty: unknown)
     std::vector<double> feature_max;             ///< training range per numeric feature (empty: unknown)
-    // An MLP extrapolates badly, so the evaluators clamp each numeric feature into its training range when it is
-    // known: beyond it the efficiency stays what it is at the edge, and the bound alone scales the latency.
     std::string meta;                            ///< free-form provenance (data, seed, epochs)
 
-    /// `x` clamped into feature `i`'s training range (unchanged when the range is unknown).
+    /// `x` clamped into feature `i`'s training range (unchanged when the range is unknown). Both evaluators apply
+    /// it: an MLP extrapolates unpredictably, so beyond its data the efficiency stays what it is at the edge and
+    /// the bound alone scales the latency.
     [[nodiscard]] double clamp_to_training_range(std::size_t i, double x) const noexcept {
         if (i >= feature_min.size() || i >= feature_max.size()) return x;
         return x < feature_min[i] ? feature_min[i] : (x > feature_max[i] ? feature_max[i] : x);
