@@ -172,9 +172,12 @@ namespace detail {
                     }
                     n -= taken;
                     if (!std::is_sorted(sorted.begin(), mid, before)) std::sort(sorted.begin(), mid, before);  // rounding ties
+                    // (load, id) is a strict order: CTAs of the rest that come after the largest updated one
+                    // keep their places, so only the part before it is merged.
+                    const auto tail = std::lower_bound(mid, sorted.end(), *(mid - 1), before);
                     merged.clear();
-                    std::merge(mid, sorted.end(), sorted.begin(), mid, std::back_inserter(merged), before);
-                    sorted.swap(merged);
+                    std::merge(mid, tail, sorted.begin(), mid, std::back_inserter(merged), before);
+                    std::copy(merged.begin(), merged.end(), sorted.begin());
                     continue;
                 }
                 // Only the front is that low: it takes every unit j = 0, 1, ... while (load + j c, id) comes
