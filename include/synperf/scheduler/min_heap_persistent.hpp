@@ -154,7 +154,12 @@ namespace detail {
                         sorted[static_cast<std::size_t>(i)].load += c;
                         add(sorted[static_cast<std::size_t>(i)].cta, k, 1);
                     }
-                    std::rotate(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(rest), sorted.end());
+                    // Rotate the `rest` first CTAs to the back, through the scratch buffer: three block copies
+                    // instead of std::rotate's element-by-element cycles.
+                    const auto first_rest = sorted.begin() + static_cast<std::ptrdiff_t>(rest);
+                    merged.assign(sorted.begin(), first_rest);
+                    std::copy(first_rest, sorted.end(), sorted.begin());
+                    std::copy(merged.begin(), merged.end(), sorted.end() - static_cast<std::ptrdiff_t>(rest));
                     return;
                 }
                 // The spread is at least c > 0, so there are two CTAs or more. The CTAs loaded below front + c
