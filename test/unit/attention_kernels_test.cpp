@@ -459,3 +459,31 @@ TEST_CASE("every supported plan fits its GPU and schedules, with DRAM shares add
     }
     CHECK(planned > 300);
 }
+
+TEST_CASE("flash tiles: the division-free causal block counts equal kv_blocks block by block") {
+    namespace fd = synperf::family::attention::flash_detail;
+    const fd::mask causal{true, 0};
+    int cases = 0;
+    for (const std::int64_t q_len : {1, 2, 7, 64, 100, 129, 1000})
+        for (const std::int64_t extra : {0, 1, 63, 500})  // cached prefix: kv_len - q_len
+            for (const std::int64_t pack : {1, 2, 5, 8})
+                for (const std::int64_t tile_q : {16, 64, 128, 176})
+                    for (const std::int64_t tile_kv : {1, 64, 80, 128, 176}) {  // 1: every key, so an off-by-one shows
+                        synperf::family::attention::request_group r;
+                        r.q_len = q_len;
+                        r.kv_len = q_len + extra;
+                        const std::int64_t blocks = fd::ceil_div(q_len * pack, tile_q);
+                        fd::causal_block_counts counts(r, pack, tile_q, tile_kv);
+                        for (std::int64_t b = 0; b < blocks; ++b) {
+                            CAPTURE(q_len);
+                            CAPTURE(extra);
+                            CAPTURE(pack);
+                            CAPTURE(tile_q);
+                            CAPTURE(tile_kv);
+                            CAPTURE(b);
+                            REQUIRE(counts.next() == fd::kv_blocks(r, causal, pack, b * tile_q, tile_q, tile_kv).size());
+                        }
+                        ++cases;
+                    }
+    CHECK(cases == 7 * 4 * 4 * 4 * 5);
+}

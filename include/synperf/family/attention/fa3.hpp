@@ -248,10 +248,15 @@ struct fa3 {
             const request_group& r = p.requests[i];
             const std::int64_t mb = ceil_div(r.q_len * pack, bm);
             const std::int64_t units = r.count * heads;
-            for (std::int64_t b = 0; b < mb; ++b) {
-                const flash_detail::block_range range = flash_detail::kv_blocks(r, m, pack, b * bm, bm, bn);
-                for (std::int64_t s = 0; s < splits[i]; ++s)
-                    tally.add(flash_detail::split_part(range, splits[i], s).size(), splits[i] > 1, units);
+            if (m.causal && !m.local() && splits[i] == 1) {
+                flash_detail::causal_block_counts counts(r, pack, bm, bn);
+                for (std::int64_t b = 0; b < mb; ++b) tally.add(counts.next(), false, units);
+            } else {
+                for (std::int64_t b = 0; b < mb; ++b) {
+                    const flash_detail::block_range range = flash_detail::kv_blocks(r, m, pack, b * bm, bm, bn);
+                    for (std::int64_t s = 0; s < splits[i]; ++s)
+                        tally.add(flash_detail::split_part(range, splits[i], s).size(), splits[i] > 1, units);
+                }
             }
             // One CTA per tile over the longest request's m-blocks: the shorter requests' extra CTAs exit at once.
             if (grid_per_tile) tally.add(0, false, (max_m_blocks - mb) * units * splits[i]);

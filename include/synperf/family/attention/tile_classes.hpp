@@ -67,6 +67,42 @@ struct block_range {
     return {lo / tile_kv, ceil_div(hi, tile_kv)};
 }
 
+/// `kv_blocks(r, m, pack, b * tile_q, tile_q, tile_kv).size()` for b = 0, 1, 2, ... in turn, for a causal mask
+/// without a window, with two divisions in all instead of several per block: a long prefill has thousands
+/// of query blocks, and their divisions were most of the tile plan's time.
+class causal_block_counts {
+public:
+    causal_block_counts(const request_group& r, std::int64_t pack, std::int64_t tile_q, std::int64_t tile_kv) noexcept
+        : kv_len_(r.kv_len), prefix_(r.kv_len - r.q_len), q_max_(r.q_len - 1), tile_kv_(tile_kv),
+          step_q_(tile_q / pack), step_rem_(tile_q % pack), pack_(pack) {
+        // The last query token of block 0: (tile_q - 1) / pack.
+        q_last_ = (tile_q - 1) / pack;
+        rem_ = (tile_q - 1) % pack;
+        iters_ = ceil_div(std::max<std::int64_t>(hi(), 0), tile_kv_);
+    }
+
+    /// The count for the current block, then moves to the next.
+    std::int64_t next() noexcept {
+        const std::int64_t h = hi();
+        while (iters_ * tile_kv_ < h) ++iters_;  // h grows by about tile_q / pack keys per block
+        const std::int64_t count = h <= 0 ? 0 : iters_;
+        q_last_ += step_q_;
+        rem_ += step_rem_;
+        if (rem_ >= pack_) {
+            rem_ -= pack_;
+            ++q_last_;
+        }
+        return count;
+    }
+
+private:
+    // One past the last key the block's last query token sees.
+    [[nodiscard]] std::int64_t hi() const noexcept { return std::min(kv_len_, prefix_ + std::min(q_last_, q_max_) + 1); }
+
+    std::int64_t kv_len_, prefix_, q_max_, tile_kv_, step_q_, step_rem_, pack_;
+    std::int64_t q_last_ = 0, rem_ = 0, iters_ = 0;
+};
+
 /// Splits a block range into `splits` near-equal parts and returns part `s` (FA2/FA3 split-KV).
 [[nodiscard]] constexpr block_range split_part(block_range b, std::int64_t splits, std::int64_t s) noexcept {
     if (splits <= 1) return b;
