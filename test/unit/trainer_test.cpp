@@ -262,20 +262,22 @@ TEST_CASE("trainer: tiny data sets (batches of 2 or 3 rows, shards without rows)
 }
 
 TEST_CASE("trainer: a prediction saturated at efficiency 1 still gets a gradient back toward the measurement") {
-    using synperf::train::detail::log_error_gradient;
     using synperf::train::detail::sigmoid;
     const float log_half = std::log(0.5f);
+    // The gradient for a prediction ê against a measured efficiency of 0.5.
+    const auto gradient = [&](float e_hat, float least) {
+        return synperf::train::detail::log_error_gradient(e_hat, std::log(std::clamp(e_hat, synperf::train::detail::min_efficiency, 1.0f)) - log_half, least);
+    };
     // A logit of 20 rounds the sigmoid to exactly 1 in float: the exact gradient (1 - ê) is 0.
     REQUIRE(sigmoid(20.0f) == 1.0f);
-    CHECK(log_error_gradient(sigmoid(20.0f), log_half, 0.0f) == 0.0f);
+    CHECK(gradient(sigmoid(20.0f), 0.0f) == 0.0f);
     // With the floor it is positive (ê too high: lower the logit), of the floor's size.
-    CHECK(log_error_gradient(sigmoid(20.0f), log_half, 0.02f) == doctest::Approx(0.02f));
+    CHECK(gradient(sigmoid(20.0f), 0.02f) == doctest::Approx(0.02f));
     // Away from saturation the exact gradient is unchanged: sign(log ê - log e) * (1 - ê).
-    CHECK(log_error_gradient(0.25f, log_half, 0.02f) == doctest::Approx(-0.75f));
-    CHECK(log_error_gradient(0.75f, log_half, 0.02f) == doctest::Approx(0.25f));
-    CHECK(log_error_gradient(0.5f, log_half, 0.02f) == 0.0f);  // exact prediction
-    CHECK(log_error_gradient(1e-7f, log_half, 0.02f) == 0.0f);  // below the clamp: none
-
+    CHECK(gradient(0.25f, 0.02f) == doctest::Approx(-0.75f));
+    CHECK(gradient(0.75f, 0.02f) == doctest::Approx(0.25f));
+    CHECK(gradient(0.5f, 0.02f) == 0.0f);   // exact prediction
+    CHECK(gradient(1e-7f, 0.02f) == 0.0f);  // below the clamp: none
     const dataset train = make_rows(50, 14), validation = make_rows(20, 15);
     train_options o = small_options();
     o.saturation_gradient_floor = 1.0;

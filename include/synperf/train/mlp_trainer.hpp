@@ -168,11 +168,11 @@ inline double log_error(float e_hat, float log_e) noexcept {
     return std::abs(std::log(static_cast<double>(std::clamp(e_hat, min_efficiency, 1.0f))) - log_e);
 }
 
-/// d|log ê − log e| / dz for ê = sigmoid(z): sign(log ê − log e) · (1 − ê), at least `least` in magnitude
-/// (`train_options::saturation_gradient_floor`); 0 below min_efficiency, where the clamp passes none.
-inline float log_error_gradient(float e_hat, float log_e, float least) noexcept {
+/// d|log ê − log e| / dz for ê = sigmoid(z), given d = log ê − log e (ê clamped as in `log_error`):
+/// sign(d) · (1 − ê), at least `least` in magnitude (`train_options::saturation_gradient_floor`); 0 below
+/// min_efficiency, where the clamp passes none.
+inline float log_error_gradient(float e_hat, float d, float least) noexcept {
     if (e_hat < min_efficiency) return 0.0f;
-    const float d = std::log(std::min(e_hat, 1.0f)) - log_e;
     const float sign = d > 0 ? 1.0f : (d < 0 ? -1.0f : 0.0f);
     return sign * std::max(1.0f - e_hat, least);
 }
@@ -878,7 +878,7 @@ private:
             const float d = std::log(std::clamp(e, min_efficiency, 1.0f)) - tb_[sh.begin + r];
             const float w = wb_[sh.begin + r];
             loss += static_cast<double>(w) * std::abs(static_cast<double>(d));
-            dout[r] = w * inv_w_ * log_error_gradient(e, tb_[sh.begin + r], least_gradient);
+            dout[r] = w * inv_w_ * log_error_gradient(e, d, least_gradient);
             db += dout[r];
         }
         sh.loss += loss;
