@@ -125,8 +125,8 @@ namespace detail {
         std::vector<slot> sorted;
         sorted.reserve(static_cast<std::size_t>(ctas));
         for (std::int64_t c = 0; c < ctas; ++c) sorted.push_back({0.0, c});
-        std::vector<slot> merged;
-        merged.reserve(sorted.size());
+        std::vector<slot> scratch;  // the merge and the rotation go through it
+        scratch.reserve(sorted.size());
         std::vector<std::int64_t> every_cta(tasks.size(), 0);  // units of class k that every CTA got in whole rounds
         // Greedy placement of n equal units of cost c, in two exact steps:
         // - While the loads spread over c or more, the CTAs below min + c take one unit each (their loads are
@@ -156,10 +156,12 @@ namespace detail {
                     }
                     // Rotate the `rest` first CTAs to the back, through the scratch buffer: three block copies
                     // instead of std::rotate's element-by-element cycles.
-                    const auto first_rest = sorted.begin() + static_cast<std::ptrdiff_t>(rest);
-                    merged.assign(sorted.begin(), first_rest);
-                    std::copy(first_rest, sorted.end(), sorted.begin());
-                    std::copy(merged.begin(), merged.end(), sorted.end() - static_cast<std::ptrdiff_t>(rest));
+                    if (rest > 0) {
+                        const auto first_rest = sorted.begin() + static_cast<std::ptrdiff_t>(rest);
+                        scratch.assign(sorted.begin(), first_rest);
+                        std::copy(first_rest, sorted.end(), sorted.begin());
+                        std::copy(scratch.begin(), scratch.end(), sorted.end() - static_cast<std::ptrdiff_t>(rest));
+                    }
                     return;
                 }
                 // The spread is at least c > 0, so there are two CTAs or more. The CTAs loaded below front + c
@@ -180,9 +182,9 @@ namespace detail {
                     // (load, id) is a strict order: CTAs of the rest that come after the largest updated one
                     // keep their places, so only the part before it is merged.
                     const auto tail = std::lower_bound(mid, sorted.end(), *(mid - 1), before);
-                    merged.clear();
-                    std::merge(mid, tail, sorted.begin(), mid, std::back_inserter(merged), before);
-                    std::copy(merged.begin(), merged.end(), sorted.begin());
+                    scratch.clear();
+                    std::merge(mid, tail, sorted.begin(), mid, std::back_inserter(scratch), before);
+                    std::copy(scratch.begin(), scratch.end(), sorted.begin());
                     continue;
                 }
                 // Only the front is that low: it takes every unit j = 0, 1, ... while (load + j c, id) comes
