@@ -460,7 +460,7 @@ TEST_CASE("every supported plan fits its GPU and schedules, with DRAM shares add
     CHECK(planned > 300);
 }
 
-TEST_CASE("flash tiles: the division-free causal block counts equal kv_blocks block by block") {
+TEST_CASE("flash tiles: the causal block runs equal kv_blocks block by block") {
     namespace fd = synperf::family::attention::flash_detail;
     const fd::mask causal{true, 0};
     int cases = 0;
@@ -473,16 +473,24 @@ TEST_CASE("flash tiles: the division-free causal block counts equal kv_blocks bl
                         r.q_len = q_len;
                         r.kv_len = q_len + extra;
                         const std::int64_t blocks = fd::ceil_div(q_len * pack, tile_q);
-                        fd::causal_block_counts counts(r, pack, tile_q, tile_kv);
-                        for (std::int64_t b = 0; b < blocks; ++b) {
-                            CAPTURE(q_len);
-                            CAPTURE(extra);
-                            CAPTURE(pack);
-                            CAPTURE(tile_q);
-                            CAPTURE(tile_kv);
-                            CAPTURE(b);
-                            REQUIRE(counts.next() == fd::kv_blocks(r, causal, pack, b * tile_q, tile_q, tile_kv).size());
+                        CAPTURE(q_len);
+                        CAPTURE(extra);
+                        CAPTURE(pack);
+                        CAPTURE(tile_q);
+                        CAPTURE(tile_kv);
+                        std::int64_t b = 0, previous = -1;
+                        for (fd::causal_block_runs runs(r, pack, tile_q, tile_kv); runs.more();) {
+                            const fd::block_run run = runs.next();
+                            REQUIRE(run.blocks > 0);
+                            REQUIRE(run.kv_blocks > previous);  // maximal runs: the count changes between runs
+                            previous = run.kv_blocks;
+                            for (std::int64_t i = 0; i < run.blocks; ++i, ++b) {
+                                CAPTURE(b);
+                                REQUIRE(b < blocks);
+                                REQUIRE(run.kv_blocks == fd::kv_blocks(r, causal, pack, b * tile_q, tile_q, tile_kv).size());
+                            }
                         }
+                        CHECK(b == blocks);
                         ++cases;
                     }
     CHECK(cases == 7 * 4 * 4 * 4 * 5);

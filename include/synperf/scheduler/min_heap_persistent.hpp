@@ -13,6 +13,7 @@
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/scheduler/concept.hpp"
 #include "synperf/scheduler/detail/prepared_tasks.hpp"
+#include "synperf/scheduler/detail/sm_sums.hpp"
 #include "synperf/work/task.hpp"
 
 namespace synperf::scheduler {
@@ -82,15 +83,8 @@ namespace detail {
     if (p.count == 0) return r;
     const int sms = g.sm_count;
     const std::int64_t ctas = std::min(grid, p.count);
-    std::vector<work::task_work> loads(static_cast<std::size_t>(sms), zero_work(p.tensor_type));
-    std::vector<double> cycles(static_cast<std::size_t>(sms), 0.0);
-    std::vector<std::int64_t> counts(static_cast<std::size_t>(sms), 0);
-    const auto add = [&](std::int64_t cta, std::size_t k, std::int64_t units) {
-        const auto s = static_cast<std::size_t>(cta < sms ? cta : cta % sms);
-        loads[s] += units == 1 ? tasks[k].work : tasks[k].work.scaled(static_cast<double>(units));
-        cycles[s] += static_cast<double>(units) * p.cost[k];
-        counts[s] += units;
-    };
+    sm_sums sums(sms, tasks);
+    const auto add = [&](std::int64_t cta, std::size_t k, std::int64_t units) { sums.add(sums.sm_of(cta), k, units, p.cost[k]); };
 
     if (o.order == unit_order::static_stride) {
         std::int64_t next = 0;  // CTA of the class's first unit
@@ -117,16 +111,16 @@ namespace detail {
         // Units of one class are contiguous and equal, so a stable sort of classes is a stable sort of units.
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.cost[a] > p.cost[b]; });
         // The CTAs sorted by (load in cycles, id): greedy's next choice is always the front.
-        struct slot {
-            double load;
-            std::int64_t cta;
-        };
+        using slot = cta_load;
         const auto before = [](const slot& a, const slot& b) { return a.load < b.load || (a.load == b.load && a.cta < b.cta); };
-        std::vector<slot> sorted;
-        sorted.reserve(static_cast<std::size_t>(ctas));
-        for (std::int64_t c = 0; c < ctas; ++c) sorted.push_back({0.0, c});
-        std::vector<slot> scratch;  // the merge and the rotation go through it
-        scratch.reserve(sorted.size());
+        // The order is a window of G slots sliding over a buffer of 3G: moving the first CTAs to the back
+        // copies only them, and the window returns to the start once it reaches the buffer's last third.
+        const auto g_size = static_cast<std::size_t>(ctas);
+        std::vector<slot> window_buffer(3 * g_size);
+        for (std::int64_t c = 0; c < ctas; ++c) window_buffer[static_cast<std::size_t>(c)] = {0.0, c};
+        std::span<slot> sorted(window_buffer.data(), g_size);
+        std::vector<slot> scratch;  // the merges go through it
+        scratch.reserve(g_size);
         std::vector<std::int64_t> every_cta(tasks.size(), 0);  // units of class k that every CTA got in whole rounds
         // Greedy placement of n equal units of cost c, in two exact steps:
         // - While the loads spread over c or more, the CTAs below min + c take one unit each (their loads are
@@ -150,17 +144,17 @@ namespace detail {
                         for (slot& s : sorted) s.load += static_cast<double>(rounds) * c;
                         every_cta[k] += rounds;
                     }
-                    for (std::int64_t i = 0; i < rest; ++i) {
-                        sorted[static_cast<std::size_t>(i)].load += c;
-                        add(sorted[static_cast<std::size_t>(i)].cta, k, 1);
-                    }
-                    // Rotate the `rest` first CTAs to the back, through the scratch buffer: three block copies
-                    // instead of std::rotate's element-by-element cycles.
+                    sums.add_one_each(sorted.data(), sorted.data() + rest, k, c);
+                    // The `rest` first CTAs move to the back: they slide past the window's end.
                     if (rest > 0) {
-                        const auto first_rest = sorted.begin() + static_cast<std::ptrdiff_t>(rest);
-                        scratch.assign(sorted.begin(), first_rest);
-                        std::copy(first_rest, sorted.end(), sorted.begin());
-                        std::copy(scratch.begin(), scratch.end(), sorted.end() - static_cast<std::ptrdiff_t>(rest));
+                        const auto moved = static_cast<std::size_t>(rest);
+                        std::copy(sorted.data(), sorted.data() + moved, sorted.data() + g_size);
+                        slot* first = sorted.data() + moved;
+                        if (first + 2 * g_size > window_buffer.data() + window_buffer.size()) {
+                            std::copy(first, first + g_size, window_buffer.data());
+                            first = window_buffer.data();
+                        }
+                        sorted = std::span<slot>(first, g_size);
                     }
                     return;
                 }
@@ -173,10 +167,7 @@ namespace detail {
                 if (prefix > 1) {
                     const std::int64_t taken = std::min<std::int64_t>(prefix, n);
                     const auto mid = sorted.begin() + static_cast<std::ptrdiff_t>(taken);
-                    for (auto it = sorted.begin(); it != mid; ++it) {
-                        it->load += c;
-                        add(it->cta, k, 1);
-                    }
+                    sums.add_one_each(sorted.data(), sorted.data() + taken, k, c);
                     n -= taken;
                     if (!std::is_sorted(sorted.begin(), mid, before)) std::sort(sorted.begin(), mid, before);  // rounding ties
                     // (load, id) is a strict order: CTAs of the rest that come after the largest updated one
@@ -224,14 +215,12 @@ namespace detail {
         if (per_cta_units > 0) {
             for (std::int64_t s = 0; s < sms && s < ctas; ++s) {
                 const std::int64_t hosted = ctas / sms + (s < ctas % sms ? 1 : 0);
-                const auto i = static_cast<std::size_t>(s);
-                loads[i] += per_cta.scaled(static_cast<double>(hosted));
-                cycles[i] += static_cast<double>(hosted) * per_cta_cycles;
-                counts[i] += hosted * per_cta_units;
+                sums.add_sum(static_cast<std::size_t>(s), per_cta.scaled(static_cast<double>(hosted)),
+                             static_cast<double>(hosted) * per_cta_cycles, hosted * per_cta_units);
             }
         }
     }
-    finish_from_loads(r, loads, cycles, counts, p, o.per_sm_loads);
+    sums.finish(r, p, o.per_sm_loads);
     return r;
 }
 

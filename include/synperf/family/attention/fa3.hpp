@@ -249,8 +249,10 @@ struct fa3 {
             const std::int64_t mb = ceil_div(r.q_len * pack, bm);
             const std::int64_t units = r.count * heads;
             if (m.causal && !m.local() && splits[i] == 1) {
-                flash_detail::causal_block_counts counts(r, pack, bm, bn);
-                for (std::int64_t b = 0; b < mb; ++b) tally.add(counts.next(), false, units);
+                for (flash_detail::causal_block_runs runs(r, pack, bm, bn); runs.more();) {
+                    const flash_detail::block_run run = runs.next();
+                    tally.add(run.kv_blocks, false, units * run.blocks);
+                }
             } else {
                 for (std::int64_t b = 0; b < mb; ++b) {
                     const flash_detail::block_range range = flash_detail::kv_blocks(r, m, pack, b * bm, bm, bn);

@@ -67,40 +67,56 @@ struct block_range {
     return {lo / tile_kv, ceil_div(hi, tile_kv)};
 }
 
-/// `kv_blocks(r, m, pack, b * tile_q, tile_q, tile_kv).size()` for b = 0, 1, 2, ... in turn, for a causal mask
-/// without a window, with two divisions in all instead of several per block: a long prefill has thousands
-/// of query blocks, and their divisions were most of the tile plan's time.
-class causal_block_counts {
-public:
-    causal_block_counts(const request_group& r, std::int64_t pack, std::int64_t tile_q, std::int64_t tile_kv) noexcept
-        : kv_len_(r.kv_len), prefix_(r.kv_len - r.q_len), q_max_(r.q_len - 1), tile_kv_(tile_kv),
-          step_q_(tile_q / pack), step_rem_(tile_q % pack), pack_(pack) {
-        // The last query token of block 0: (tile_q - 1) / pack.
-        q_last_ = (tile_q - 1) / pack;
-        rem_ = (tile_q - 1) % pack;
-        iters_ = ceil_div(std::max<std::int64_t>(hi(), 0), tile_kv_);
-    }
+/// A run of consecutive query blocks that visit the same number of KV blocks.
+struct block_run {
+    std::int64_t kv_blocks = 0;  ///< KV blocks each query block of the run visits
+    std::int64_t blocks = 0;     ///< query blocks in the run
+};
 
-    /// The count for the current block, then moves to the next.
-    std::int64_t next() noexcept {
-        const std::int64_t h = hi();
-        while (iters_ * tile_kv_ < h) ++iters_;  // h grows by about tile_q / pack keys per block
-        const std::int64_t count = h <= 0 ? 0 : iters_;
-        q_last_ += step_q_;
-        rem_ += step_rem_;
-        if (rem_ >= pack_) {
-            rem_ -= pack_;
-            ++q_last_;
+/// The query blocks b = 0, 1, 2, ... of request `r` under a causal mask without a window, as runs of equal
+/// `kv_blocks(r, m, pack, b * tile_q, tile_q, tile_kv).size()`. A long prefill has thousands of query blocks
+/// but only about q_len / tile_kv distinct counts, so runs cost a few divisions each instead of one pass
+/// per block.
+///
+/// Block b's last query token is t(b) = min(((b + 1) tile_q - 1) / pack, q_len - 1) and it sees keys up to
+/// h(b) = min(kv_len, prefix + t(b) + 1), prefix = kv_len - q_len; it visits ceil(h(b) / tile_kv) blocks (0
+/// when h(b) <= 0). The count is non-decreasing in b, and it stays at most j while t(b) <= j tile_kv - prefix - 1,
+/// that is, for b < ((j tile_kv - prefix) pack) / tile_q.
+class causal_block_runs {
+public:
+    causal_block_runs(const request_group& r, std::int64_t pack, std::int64_t tile_q, std::int64_t tile_kv) noexcept
+        : kv_len_(r.kv_len), prefix_(r.kv_len - r.q_len), q_max_(r.q_len - 1), pack_(pack), tile_q_(tile_q),
+          tile_kv_(tile_kv), blocks_(ceil_div(r.q_len * pack, tile_q)) {}
+
+    /// False once every block has been returned.
+    [[nodiscard]] bool more() const noexcept { return next_ < blocks_; }
+
+    /// The next run (call only while `more()`).
+    block_run next() noexcept {
+        const std::int64_t h = keys_seen(next_);
+        const std::int64_t count = h <= 0 ? 0 : ceil_div(h, tile_kv_);
+        std::int64_t end = blocks_;
+        // The run ends at the first block that sees more than count * tile_kv keys; none does once the blocks
+        // see every key or reach the last query token.
+        const std::int64_t last_token = count * tile_kv_ - prefix_ - 1;  // the last token that sees <= count blocks
+        if (count * tile_kv_ < kv_len_ && last_token < q_max_) {
+            end = last_token < 0 ? next_ + 1 : std::min(blocks_, (last_token + 1) * pack_ / tile_q_);
+            end = std::max(end, next_ + 1);
         }
-        return count;
+        const block_run run{count, end - next_};
+        next_ = end;
+        return run;
     }
 
 private:
-    // One past the last key the block's last query token sees.
-    [[nodiscard]] std::int64_t hi() const noexcept { return std::min(kv_len_, prefix_ + std::min(q_last_, q_max_) + 1); }
+    // One past the last key the last query token of block b sees.
+    [[nodiscard]] std::int64_t keys_seen(std::int64_t b) const noexcept {
+        const std::int64_t token = std::min(((b + 1) * tile_q_ - 1) / pack_, q_max_);
+        return std::min(kv_len_, prefix_ + token + 1);
+    }
 
-    std::int64_t kv_len_, prefix_, q_max_, tile_kv_, step_q_, step_rem_, pack_;
-    std::int64_t q_last_ = 0, rem_ = 0, iters_ = 0;
+    std::int64_t kv_len_, prefix_, q_max_, pack_, tile_q_, tile_kv_, blocks_;
+    std::int64_t next_ = 0;
 };
 
 /// Splits a block range into `splits` near-equal parts and returns part `s` (FA2/FA3 split-KV).

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Per-SM running sums of task work, packed for the placement loops.
+// IWYU pragma: private, include "synperf/scheduler.hpp"
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "synperf/scheduler/detail/prepared_tasks.hpp"
+#include "synperf/work/task.hpp"
+
+namespace synperf::scheduler::detail {
+
+/// The six summed fields of a `task_work` (tensor flop, FMA, XU, DRAM, L2, smem), contiguous: adding one
+/// unit is six packed adds, where a `task_work` (with its tensor type between the numbers) is copied
+/// field by field. Placement adds one unit at a time thousands of times per prediction.
+using packed_work = std::array<double, 6>;
+
+[[nodiscard]] constexpr packed_work pack(const work::task_work& w) noexcept {
+    return {w.tensor_flop, w.fma_ops, w.xu_ops, w.dram_bytes, w.l2_bytes, w.smem_bytes};
+}
+
+/// A persistent CTA and its load in cycles.
+struct cta_load {
+    double load;
+    std::int64_t cta;
+};
+
+/// Per-SM work, cycles and unit counts while units are placed; `finish` turns them into the result.
+/// CTA c lives on SM c mod SMs.
+class sm_sums {
+public:
+    /// `sms` SMs; `tasks` the classes whose units are added by index.
+    sm_sums(int sms, std::span<const work::task_class> tasks)
+        : sms_(sms), work_(static_cast<std::size_t>(sms), packed_work{}), cycles_(static_cast<std::size_t>(sms), 0.0),
+          counts_(static_cast<std::size_t>(sms), 0) {
+        per_class_.reserve(tasks.size());
+        for (const work::task_class& t : tasks) per_class_.push_back(pack(t.work));
+    }
+
+    /// SM of CTA `cta`.
+    [[nodiscard]] std::size_t sm_of(std::int64_t cta) const noexcept {
+        return static_cast<std::size_t>(cta < sms_ ? cta : cta % sms_);
+    }
+
+    /// One unit of class `k` (cost `cycles`) to each CTA of [first, last), whose loads grow by `cycles`: the
+    /// placement's inner loop, with the class's work held in registers.
+    void add_one_each(cta_load* first, cta_load* last, std::size_t k, double cycles) noexcept {
+        const packed_work w = per_class_[k];
+        for (; first != last; ++first) {
+            first->load += cycles;
+            const std::size_t s = sm_of(first->cta);
+            packed_work& a = work_[s];
+            for (std::size_t f = 0; f < a.size(); ++f) a[f] += w[f];
+            cycles_[s] += cycles;
+            ++counts_[s];
+        }
+    }
+
+    /// One unit of class `k` (cost `cycles`) on SM `s`.
+    void add_one(std::size_t s, std::size_t k, double cycles) noexcept {
+        const packed_work w = per_class_[k];  // a copy: the compiler then knows it does not alias the sum
+        packed_work& a = work_[s];
+        for (std::size_t f = 0; f < a.size(); ++f) a[f] += w[f];
+        cycles_[s] += cycles;
+        ++counts_[s];
+    }
+
+    /// `units` units of class `k`, `cycles` each, on SM `s`.
+    void add(std::size_t s, std::size_t k, std::int64_t units, double cycles) noexcept {
+        if (units == 1) return add_one(s, k, cycles);
+        const packed_work w = per_class_[k];
+        const auto n = static_cast<double>(units);
+        packed_work& a = work_[s];
+        for (std::size_t f = 0; f < a.size(); ++f) a[f] += w[f] * n;
+        cycles_[s] += n * cycles;
+        counts_[s] += units;
+    }
+
+    /// `per_sm` units' worth of work `w` (already summed over units) and `cycles` on SM `s`, `units` units.
+    void add_sum(std::size_t s, const work::task_work& w, double cycles, std::int64_t units) noexcept {
+        const packed_work v = pack(w);
+        packed_work& a = work_[s];
+        for (std::size_t f = 0; f < a.size(); ++f) a[f] += v[f];
+        cycles_[s] += cycles;
+        counts_[s] += units;
+    }
+
+    /// Fills the result's per-SM fields from the sums (as `finish_from_loads`).
+    void finish(schedule_result& r, const prepared_tasks& p, bool keep_per_sm) const {
+        std::vector<work::task_work> loads;
+        loads.reserve(work_.size());
+        for (const packed_work& a : work_) {
+            work::task_work w;
+            w.tensor_flop = a[0];
+            w.fma_ops = a[1];
+            w.xu_ops = a[2];
+            w.dram_bytes = a[3];
+            w.l2_bytes = a[4];
+            w.smem_bytes = a[5];
+            loads.push_back(w);
+        }
+        finish_from_loads(r, loads, cycles_, counts_, p, keep_per_sm);
+    }
+
+private:
+    std::int64_t sms_;
+    std::vector<packed_work> per_class_;
+    std::vector<packed_work> work_;
+    std::vector<double> cycles_;
+    std::vector<std::int64_t> counts_;
+};
+
+}  // namespace synperf::scheduler::detail
