@@ -79,7 +79,7 @@ public:
         counts_[s] += units;
     }
 
-    /// `per_sm` units' worth of work `w` (already summed over units) and `cycles` on SM `s`, `units` units.
+    /// Work `w` and `cycles` already summed over `units` units, on SM `s`.
     void add_sum(std::size_t s, const work::task_work& w, double cycles, std::int64_t units) noexcept {
         const packed_work v = pack(w);
         packed_work& a = work_[s];
