@@ -18,7 +18,8 @@ valgrind --tool=callgrind --callgrind-out-file="$out" "$bench" --benchmark_filte
 callgrind_annotate --inclusive=yes --tree=caller "$out" >"$out.txt" 2>/dev/null
 
 # Inclusive count of a function line ("1,234 (5.6%)  file:function"), 0 when absent.
-inclusive() { grep -F "  *  " "$out.txt" | grep -F "$1" | head -1 | awk '{gsub(",", "", $1); print $1 + 0}'; }
+inclusive() { { grep -F "  *  " "$out.txt" || true; } | { grep -F "$1" || true; } | head -1 |
+  awk '{gsub(",", "", $1); print $1 + 0}'; }
 bench_fn="$(echo "$filter" | sed 's|/.*||; s|\$||')"
 total="$(inclusive "::${bench_fn}(benchmark::State&) [")"
 parse="$(inclusive "mlp_parser::run() [")"

@@ -99,10 +99,8 @@ public:
         // The run ends at the first block that sees more than count * tile_kv keys; none does once the blocks
         // see every key or reach the last query token.
         const std::int64_t last_token = count * tile_kv_ - prefix_ - 1;  // the last token that sees <= count blocks
-        if (count * tile_kv_ < kv_len_ && last_token < q_max_) {
-            end = last_token < 0 ? next_ + 1 : std::min(blocks_, (last_token + 1) * pack_ / tile_q_);
-            end = std::max(end, next_ + 1);
-        }
+        if (count * tile_kv_ < kv_len_ && last_token < q_max_)
+            end = std::max(next_ + 1, std::min(blocks_, (last_token + 1) * pack_ / tile_q_));  // a run holds >= 1 block
         const block_run run{count, end - next_};
         next_ = end;
         return run;

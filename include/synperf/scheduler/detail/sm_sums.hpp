@@ -48,44 +48,24 @@ public:
     /// One unit of class `k` (cost `cycles`) to each CTA of [first, last), whose loads grow by `cycles`: the
     /// placement's inner loop, with the class's work held in registers.
     void add_one_each(cta_load* first, cta_load* last, std::size_t k, double cycles) noexcept {
-        const packed_work w = per_class_[k];
+        const packed_work w = per_class_[k];  // a copy: the compiler then knows it does not alias the sums
         for (; first != last; ++first) {
             first->load += cycles;
-            const std::size_t s = sm_of(first->cta);
-            packed_work& a = work_[s];
-            for (std::size_t f = 0; f < a.size(); ++f) a[f] += w[f];
-            cycles_[s] += cycles;
-            ++counts_[s];
+            accumulate(sm_of(first->cta), w, cycles, 1);
         }
-    }
-
-    /// One unit of class `k` (cost `cycles`) on SM `s`.
-    void add_one(std::size_t s, std::size_t k, double cycles) noexcept {
-        const packed_work w = per_class_[k];  // a copy: the compiler then knows it does not alias the sum
-        packed_work& a = work_[s];
-        for (std::size_t f = 0; f < a.size(); ++f) a[f] += w[f];
-        cycles_[s] += cycles;
-        ++counts_[s];
     }
 
     /// `units` units of class `k`, `cycles` each, on SM `s`.
     void add(std::size_t s, std::size_t k, std::int64_t units, double cycles) noexcept {
-        if (units == 1) return add_one(s, k, cycles);
-        const packed_work w = per_class_[k];
         const auto n = static_cast<double>(units);
-        packed_work& a = work_[s];
-        for (std::size_t f = 0; f < a.size(); ++f) a[f] += w[f] * n;
-        cycles_[s] += n * cycles;
-        counts_[s] += units;
+        packed_work w = per_class_[k];
+        for (double& f : w) f *= n;
+        accumulate(s, w, n * cycles, units);
     }
 
     /// Work `w` and `cycles` already summed over `units` units, on SM `s`.
     void add_sum(std::size_t s, const work::task_work& w, double cycles, std::int64_t units) noexcept {
-        const packed_work v = pack(w);
-        packed_work& a = work_[s];
-        for (std::size_t f = 0; f < a.size(); ++f) a[f] += v[f];
-        cycles_[s] += cycles;
-        counts_[s] += units;
+        accumulate(s, pack(w), cycles, units);
     }
 
     /// Fills the result's per-SM fields from the sums (as `finish_from_loads`).
@@ -106,6 +86,13 @@ public:
     }
 
 private:
+    void accumulate(std::size_t s, const packed_work& w, double cycles, std::int64_t units) noexcept {
+        packed_work& a = work_[s];
+        for (std::size_t f = 0; f < a.size(); ++f) a[f] += w[f];
+        cycles_[s] += cycles;
+        counts_[s] += units;
+    }
+
     std::int64_t sms_;
     std::vector<packed_work> per_class_;
     std::vector<packed_work> work_;
