@@ -5,8 +5,8 @@
 #
 #   bash bench/instructions.sh 'bm_prefill_ragged_h100/8/0$' [build/bench/synperf_bench]
 #
-# Counts the benchmark function's instructions, less the one-off parse of the embedded weights, divided by the
-# number of MLP evaluations (one per prediction). Needs valgrind.
+# Counts the benchmark function's instructions, less the one-off parse and compilation of the embedded weights,
+# divided by the number of MLP evaluations (one per prediction). Needs valgrind.
 set -euo pipefail
 filter="${1:?usage: instructions.sh BENCHMARK_FILTER [BENCH_BINARY]}"
 bench="${2:-build/bench/synperf_bench}"
@@ -23,6 +23,7 @@ inclusive() { { grep -F "  *  " "$out.txt" || true; } | { grep -F "$1" || true; 
 bench_fn="$(echo "$filter" | sed 's|/.*||; s|\$||')"
 total="$(inclusive "::${bench_fn}(benchmark::State&) [")"
 parse="$(inclusive "mlp_parser::run() [")"
+compile="$(inclusive "compiled_network::compiled_network(")"  # once per predictor, not per prediction
 # Calls of the MLP evaluation: the "(Nx)" of the caller lines ("<") just above its own line ("*").
 calls="$(awk '/^$/ {n = 0} /  < / && match($0, /\([0-9]+x\)/) {n += substr($0, RSTART + 1, RLENGTH - 3)}
               /  \* .*compiled_network::evaluate/ {print n; exit}' "$out.txt")"
@@ -31,4 +32,4 @@ if [[ "$total" -eq 0 || "$calls" -eq 0 ]]; then
   echo "instructions.sh: no benchmark '$filter' or no prediction in it" >&2
   exit 1
 fi
-echo "$filter: $(( (total - parse) / calls )) instructions per prediction ($calls predictions)"
+echo "$filter: $(( (total - parse - compile) / calls )) instructions per prediction ($calls predictions)"

@@ -515,6 +515,14 @@ TEST_CASE("schedulers reject bad input with a clear message") {
     const std::vector<task_class> overflow{{tensor_task(1), std::numeric_limits<std::int64_t>::max()}, {tensor_task(1), 1}};
     CHECK_THROWS_WITH_AS((void)hardware_round_robin::schedule(overflow, g, {}), doctest::Contains("overflows"),
                          synperf::invalid_argument);
+    // Unequal units on more persistent CTAs than CUDA can launch: an error, before anything is allocated.
+    const std::vector<task_class> unequal{{tensor_task(2), std::int64_t{1} << 31}, {tensor_task(1), std::int64_t{1} << 31}};
+    o = {};
+    o.order = unit_order::longest_first;
+    o.persistent_ctas = (std::int64_t{1} << 31) + 5;
+    CHECK_THROWS_WITH_AS((void)min_heap_persistent::schedule(unequal, g, o),
+                         "synperf: min_heap_persistent: a persistent grid of 2147483653 CTAs exceeds CUDA's limit of 2^31 - 1",
+                         synperf::invalid_argument);
 }
 
 TEST_CASE("closed forms are O(1) in the number of tasks") {
@@ -573,6 +581,28 @@ TEST_CASE("min_heap_persistent: longest first places large classes exactly as un
         for (int k = 0; k < 4; ++k)
             tasks.push_back({tensor_task(double(1 + rng() % 7)), o.persistent_ctas * (1 + static_cast<std::int64_t>(rng() % 6)) +
                                                                      static_cast<std::int64_t>(rng() % 5)});
+        CAPTURE(trial);
+        check_matches_lpt(tasks, g, o);
+    }
+}
+
+TEST_CASE("min_heap_persistent: longest first over hundreds of small classes equals unit-by-unit LPT") {
+    // Every class gives its units to CTAs with new histories; hundreds of classes on a few CTAs create far more
+    // histories than the placement keeps (a few per CTA), so the dropped ones must not change any SM's sums.
+    std::mt19937_64 rng(29);
+    for (int trial = 0; trial < 6; ++trial) {
+        const int sms = 1 + static_cast<int>(rng() % 4);
+        const gpu_numbers g = synthetic(sms);
+        schedule_options o;
+        o.order = unit_order::longest_first;
+        o.persistent_ctas = 2 + static_cast<std::int64_t>(rng() % 6);
+        o.per_sm_loads = true;
+        std::vector<task_class> tasks;
+        for (int k = 0; k < 400; ++k) {
+            task_work w = tensor_task(static_cast<double>(1 + rng() % 90));
+            w.dram_bytes = dram_task(static_cast<double>(rng() % 40)).dram_bytes;  // work that differs at equal cost
+            tasks.push_back({w, static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(2 * o.persistent_ctas))});
+        }
         CAPTURE(trial);
         check_matches_lpt(tasks, g, o);
     }

@@ -4,14 +4,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <iterator>
+#include <limits>
 #include <numeric>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/scheduler/concept.hpp"
+#include "synperf/scheduler/detail/cta_histories.hpp"
 #include "synperf/scheduler/detail/prepared_tasks.hpp"
 #include "synperf/scheduler/detail/sm_sums.hpp"
 #include "synperf/work/task.hpp"
@@ -83,10 +85,12 @@ namespace detail {
     if (p.count == 0) return r;
     const int sms = g.sm_count;
     const std::int64_t ctas = std::min(grid, p.count);
-    sm_sums sums(sms, tasks);
-    const auto add = [&](std::int64_t cta, std::size_t k, std::int64_t units) { sums.add(sums.sm_of(cta), k, units, p.cost[k]); };
+    sm_sums sums(sms);
 
     if (o.order == unit_order::static_stride) {
+        const auto add = [&](std::int64_t cta, std::size_t k, std::int64_t units) {
+            sums.add(sums.sm_of(cta), tasks[k].work, units, p.cost[k]);
+        };
         std::int64_t next = 0;  // CTA of the class's first unit
         for (std::size_t k = 0; k < tasks.size(); ++k) {
             const std::int64_t n = tasks[k].count;
@@ -106,21 +110,26 @@ namespace detail {
             next = c;
         }
     } else {
+        if (ctas > std::numeric_limits<std::int32_t>::max())
+            synperf::detail::report_error("min_heap_persistent: a persistent grid of " + std::to_string(ctas) +
+                                          " CTAs exceeds CUDA's limit of 2^31 - 1");
         std::vector<std::size_t> order(tasks.size());
         std::iota(order.begin(), order.end(), std::size_t{0});
         // Units of one class are contiguous and equal, so a stable sort of classes is a stable sort of units.
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p.cost[a] > p.cost[b]; });
+        // Decomposers often list the classes longest first already.
+        const auto longer = [&](std::size_t a, std::size_t b) { return p.cost[a] > p.cost[b]; };
+        if (!std::is_sorted(order.begin(), order.end(), longer)) std::stable_sort(order.begin(), order.end(), longer);
         // The CTAs sorted by (load in cycles, id): greedy's next choice is always the front.
         using slot = cta_load;
+        cta_histories histories(tasks, p.cost, static_cast<std::size_t>(ctas));
         const auto before = [](const slot& a, const slot& b) { return a.load < b.load || (a.load == b.load && a.cta < b.cta); };
         // The order is a window of G slots sliding over a buffer of 3G: moving the first CTAs to the back
         // copies only them, and the window returns to the start once it reaches the buffer's last third.
         const auto g_size = static_cast<std::size_t>(ctas);
         std::vector<slot> window_buffer(3 * g_size);
-        for (std::int64_t c = 0; c < ctas; ++c) window_buffer[static_cast<std::size_t>(c)] = {0.0, c};
+        for (std::int32_t c = 0; c < ctas; ++c) window_buffer[static_cast<std::size_t>(c)] = {0.0, c, 0};
         std::span<slot> sorted(window_buffer.data(), g_size);
-        std::vector<slot> scratch;  // the merges go through it
-        scratch.reserve(g_size);
+        std::vector<slot> scratch(g_size);  // the merges go through it
         std::vector<std::int64_t> every_cta(tasks.size(), 0);  // units of class k that every CTA got in whole rounds
         // Greedy placement of n equal units of cost c, in two exact steps:
         // - While the loads spread over c or more, the CTAs below min + c take one unit each (their loads are
@@ -133,18 +142,17 @@ namespace detail {
         const auto place_class = [&](std::size_t k, std::int64_t n) {
             const double c = p.cost[k];
             if (c == 0) {  // the least-loaded CTA stays least loaded: it takes them all
-                add(sorted.front().cta, k, n);
+                histories.add(sorted, 0, k, n);
                 return;
             }
             while (n > 0) {
                 if (sorted.back().load - sorted.front().load < c) {
                     const std::int64_t rounds = n / ctas;
                     const std::int64_t rest = n % ctas;
-                    if (rounds > 0) {
-                        for (slot& s : sorted) s.load += static_cast<double>(rounds) * c;
-                        every_cta[k] += rounds;
-                    }
-                    sums.add_one_each(sorted.data(), sorted.data() + rest, k, c);
+                    // Whole rounds raise every load alike and leave the order as it is: the loads in `sorted`
+                    // leave them out (they only order the CTAs; `every_cta` keeps the rounds).
+                    every_cta[k] += rounds;
+                    histories.add_one_each(sorted, static_cast<std::size_t>(rest), k, c);
                     // The `rest` first CTAs move to the back: they slide past the window's end.
                     if (rest > 0) {
                         const auto moved = static_cast<std::size_t>(rest);
@@ -167,27 +175,27 @@ namespace detail {
                 if (prefix > 1) {
                     const std::int64_t taken = std::min<std::int64_t>(prefix, n);
                     const auto mid = sorted.begin() + static_cast<std::ptrdiff_t>(taken);
-                    sums.add_one_each(sorted.data(), sorted.data() + taken, k, c);
+                    if (!histories.add_one_each(sorted, static_cast<std::size_t>(taken), k, c))
+                        std::sort(sorted.begin(), mid, before);  // rounding tied two loads
                     n -= taken;
-                    if (!std::is_sorted(sorted.begin(), mid, before)) std::sort(sorted.begin(), mid, before);  // rounding ties
                     // (load, id) is a strict order: CTAs of the rest that come after the largest updated one
                     // keep their places, so only the part before it is merged.
                     const auto tail = std::lower_bound(mid, sorted.end(), *(mid - 1), before);
-                    scratch.clear();
-                    std::merge(mid, tail, sorted.begin(), mid, std::back_inserter(scratch), before);
-                    std::copy(scratch.begin(), scratch.end(), sorted.begin());
+                    slot* merged_end = std::merge(mid, tail, sorted.begin(), mid, scratch.data(), before);
+                    std::copy(scratch.data(), merged_end, sorted.data());
                     continue;
                 }
                 // Only the front is that low: it takes every unit j = 0, 1, ... while (load + j c, id) comes
                 // before the next CTA, and moves to its place.
-                slot front = sorted.front();
+                const slot& low = sorted.front();
                 const slot& next = sorted[1];
-                auto units = static_cast<std::int64_t>(std::max(1.0, std::ceil((next.load - front.load) / c)));
-                while (units > 1 && !before({front.load + static_cast<double>(units - 1) * c, front.cta}, next)) --units;
-                while (before({front.load + static_cast<double>(units) * c, front.cta}, next)) ++units;
+                auto units = static_cast<std::int64_t>(std::max(1.0, std::ceil((next.load - low.load) / c)));
+                while (units > 1 && !before({low.load + static_cast<double>(units - 1) * c, low.cta, 0}, next)) --units;
+                while (before({low.load + static_cast<double>(units) * c, low.cta, 0}, next)) ++units;
                 units = std::min(units, n);
+                histories.add(sorted, 0, k, units);
+                slot front = sorted.front();
                 front.load += static_cast<double>(units) * c;
-                add(front.cta, k, units);
                 n -= units;
                 const auto at = std::lower_bound(sorted.begin() + 1, sorted.end(), front, before);
                 std::move(sorted.begin() + 1, at, sorted.begin());
@@ -202,6 +210,7 @@ namespace detail {
             if (n > 0) place_class(order[i], n);
             i = j;
         }
+        histories.add_to(sums, sorted);
         // The whole rounds gave every CTA the same work; SM s hosts floor(G / SMs) + [s < G mod SMs] CTAs.
         work::task_work per_cta = zero_work(p.tensor_type);
         double per_cta_cycles = 0;

@@ -81,13 +81,18 @@ inline void max_into(work::task_work& a, const work::task_work& b) noexcept {
         if (c.count < 0)
             synperf::detail::report_error(where + ": task class " + std::to_string(k) + " count must be >= 0, got " +
                                           std::to_string(c.count));
-        const std::pair<const char*, double> fields[] = {
-            {"tensor_flop", c.work.tensor_flop}, {"fma_ops", c.work.fma_ops},     {"xu_ops", c.work.xu_ops},
-            {"dram_bytes", c.work.dram_bytes},   {"l2_bytes", c.work.l2_bytes}, {"smem_bytes", c.work.smem_bytes}};
-        for (const auto& [name, value] : fields)
-            if (!(value >= 0) || !std::isfinite(value))
-                synperf::detail::report_error(where + ": task class " + std::to_string(k) + " " + name +
-                                              " must be finite and >= 0, got " + number_text(value));
+        const auto valid = [](double v) { return v >= 0 && v <= std::numeric_limits<double>::max(); };  // NaN fails
+        const work::task_work& w = c.work;
+        if (!(valid(w.tensor_flop) && valid(w.fma_ops) && valid(w.xu_ops) && valid(w.dram_bytes) && valid(w.l2_bytes) &&
+              valid(w.smem_bytes))) {
+            const std::pair<const char*, double> fields[] = {
+                {"tensor_flop", w.tensor_flop}, {"fma_ops", w.fma_ops},   {"xu_ops", w.xu_ops},
+                {"dram_bytes", w.dram_bytes},   {"l2_bytes", w.l2_bytes}, {"smem_bytes", w.smem_bytes}};
+            for (const auto& [name, value] : fields)
+                if (!valid(value))
+                    synperf::detail::report_error(where + ": task class " + std::to_string(k) + " " + name +
+                                                  " must be finite and >= 0, got " + number_text(value));
+        }
         const double cost = work::task_cost(c.work, g);
         if (!(cost >= 0) || !std::isfinite(cost))
             synperf::detail::report_error(where + ": task class " + std::to_string(k) +

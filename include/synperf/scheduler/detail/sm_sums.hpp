@@ -13,52 +13,33 @@
 
 namespace synperf::scheduler::detail {
 
-/// The six summed fields of a `task_work` (tensor flop, FMA, XU, DRAM, L2, smem), contiguous: adding one
-/// unit is six packed adds, where a `task_work` (with its tensor type between the numbers) is copied
-/// field by field. Placement adds one unit at a time thousands of times per prediction.
+/// The six summed fields of a `task_work` (tensor flop, FMA, XU, DRAM, L2, smem), contiguous: adding them
+/// is six packed adds, where a `task_work` (with its tensor type between the numbers) is copied field by
+/// field.
 using packed_work = std::array<double, 6>;
 
 [[nodiscard]] constexpr packed_work pack(const work::task_work& w) noexcept {
     return {w.tensor_flop, w.fma_ops, w.xu_ops, w.dram_bytes, w.l2_bytes, w.smem_bytes};
 }
 
-/// A persistent CTA and its load in cycles.
-struct cta_load {
-    double load;
-    std::int64_t cta;
-};
-
 /// Per-SM work, cycles and unit counts while units are placed; `finish` turns them into the result.
 /// CTA c lives on SM c mod SMs.
 class sm_sums {
 public:
-    /// `sms` SMs; `tasks` the classes whose units are added by index.
-    sm_sums(int sms, std::span<const work::task_class> tasks)
+    /// `sms` SMs, all empty.
+    explicit sm_sums(int sms)
         : sms_(sms), work_(static_cast<std::size_t>(sms), packed_work{}), cycles_(static_cast<std::size_t>(sms), 0.0),
-          counts_(static_cast<std::size_t>(sms), 0) {
-        per_class_.reserve(tasks.size());
-        for (const work::task_class& t : tasks) per_class_.push_back(pack(t.work));
-    }
+          counts_(static_cast<std::size_t>(sms), 0) {}
 
     /// SM of CTA `cta`.
     [[nodiscard]] std::size_t sm_of(std::int64_t cta) const noexcept {
         return static_cast<std::size_t>(cta < sms_ ? cta : cta % sms_);
     }
 
-    /// One unit of class `k` (cost `cycles`) to each CTA of [first, last), whose loads grow by `cycles`: the
-    /// placement's inner loop, with the class's work held in registers.
-    void add_one_each(cta_load* first, cta_load* last, std::size_t k, double cycles) noexcept {
-        const packed_work w = per_class_[k];  // a copy: the compiler then knows it does not alias the sums
-        for (; first != last; ++first) {
-            first->load += cycles;
-            accumulate(sm_of(first->cta), w, cycles, 1);
-        }
-    }
-
-    /// `units` units of class `k`, `cycles` each, on SM `s`.
-    void add(std::size_t s, std::size_t k, std::int64_t units, double cycles) noexcept {
+    /// `units` units of work `unit`, `cycles` each, on SM `s`.
+    void add(std::size_t s, const work::task_work& unit, std::int64_t units, double cycles) noexcept {
         const auto n = static_cast<double>(units);
-        packed_work w = per_class_[k];
+        packed_work w = pack(unit);
         for (double& f : w) f *= n;
         accumulate(s, w, n * cycles, units);
     }
@@ -66,6 +47,9 @@ public:
     /// Work `w` and `cycles` already summed over `units` units, on SM `s`.
     void add_sum(std::size_t s, const work::task_work& w, double cycles, std::int64_t units) noexcept {
         accumulate(s, pack(w), cycles, units);
+    }
+    void add_sum(std::size_t s, const packed_work& w, double cycles, std::int64_t units) noexcept {
+        accumulate(s, w, cycles, units);
     }
 
     /// Fills the result's per-SM fields from the sums (as `finish_from_loads`).
@@ -94,7 +78,6 @@ private:
     }
 
     std::int64_t sms_;
-    std::vector<packed_work> per_class_;
     std::vector<packed_work> work_;
     std::vector<double> cycles_;
     std::vector<std::int64_t> counts_;

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file The units each persistent CTA took, shared between CTAs that took the same ones.
+// IWYU pragma: private, include "synperf/scheduler.hpp"
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "synperf/scheduler/detail/sm_sums.hpp"
+#include "synperf/work/task.hpp"
+
+namespace synperf::scheduler::detail {
+
+/// A persistent CTA: its load in cycles, its id and the history of the units it took (an index into
+/// `cta_histories`). Sixteen bytes, so the placement's sorts and merges move little.
+struct cta_load {
+    double load;
+    std::int32_t cta;
+    std::int32_t history;
+};
+
+/// Sums of the units a CTA took: the six work fields of `packed_work`, then cycles, then the unit count.
+using history_sums = std::array<double, 8>;
+
+/// The distinct histories of the CTAs of a longest-first placement.
+///
+/// Greedy hands each unit of a class to a different CTA, and the CTAs that take one in a step often took the
+/// same units before: they then share one history, extended once per step instead of once per CTA. A unit
+/// placed costs a few loads and stores instead of eight additions into its SM's sums; the SM sums are
+/// built once at the end.
+class cta_histories {
+public:
+    /// `tasks`: the classes whose units are added by index, `cost` their costs. History 0 is the empty one.
+    cta_histories(std::span<const work::task_class> tasks, std::span<const double> cost, std::size_t ctas) {
+        // `make_room` keeps at most room(ctas) histories before a step adds at most `ctas` more.
+        histories_.reserve(room(ctas) + ctas + 1);
+        histories_.push_back({});
+        per_unit_.reserve(tasks.size());
+        for (std::size_t k = 0; k < tasks.size(); ++k) {
+            const packed_work w = pack(tasks[k].work);
+            per_unit_.push_back({w[0], w[1], w[2], w[3], w[4], w[5], cost[k], 1.0});
+        }
+    }
+
+    /// One unit of class `k` (cost `cycles`) to each of the first `count` CTAs of `ctas` (all the CTAs of the
+    /// grid, in (load, id) order): the placement's inner loop. Returns whether those CTAs are still in
+    /// (load, id) order: equal additions keep the loads non-decreasing, but rounding can tie two of them.
+    bool add_one_each(std::span<cta_load> ctas, std::size_t count, std::size_t k, double cycles) {
+        make_room(ctas);
+        const std::uint64_t step = ++step_;  // locals: the stores below could alias the members
+        history* known = histories_.data();
+        bool out_of_order = false;
+        double previous_load = -std::numeric_limits<double>::infinity();
+        std::int32_t previous_cta = 0;
+        for (cta_load& c : ctas.first(count)) {
+            c.load += cycles;
+            out_of_order |= (c.load == previous_load) & (c.cta < previous_cta);  // no branch: a tie is rare
+            previous_load = c.load;
+            previous_cta = c.cta;
+            const auto h = static_cast<std::size_t>(c.history);
+            if (known[h].extended_in != step) {
+                const std::int32_t extended = extend(h, k, 1.0);
+                known = histories_.data();
+                known[h].extended_in = step;
+                known[h].extended_to = extended;
+            }
+            c.history = known[h].extended_to;
+        }
+        return !out_of_order;
+    }
+
+    /// `units` units of class `k` to CTA `ctas[i]` (its load is the caller's).
+    void add(std::span<cta_load> ctas, std::size_t i, std::size_t k, std::int64_t units) {
+        make_room(ctas);
+        ctas[i].history = extend(static_cast<std::size_t>(ctas[i].history), k, static_cast<double>(units));
+    }
+
+    /// Adds each CTA's history to the sums of its SM.
+    void add_to(sm_sums& sums, std::span<const cta_load> ctas) const noexcept {
+        for (const cta_load& c : ctas) {
+            const history_sums& h = histories_[static_cast<std::size_t>(c.history)].sums;
+            sums.add_sum(sums.sm_of(c.cta), packed_work{h[0], h[1], h[2], h[3], h[4], h[5]}, h[6],
+                         static_cast<std::int64_t>(h[7]));
+        }
+    }
+
+private:
+    /// Drops the histories no CTA holds any more once they outnumber the CTAs a few times over, so memory
+    /// stays O(CTAs) however many steps the placement takes.
+    [[nodiscard]] static std::size_t room(std::size_t ctas) noexcept { return 4 * ctas + 64; }
+
+    void make_room(std::span<cta_load> ctas) {
+        if (histories_.size() <= room(ctas.size())) return;
+        renumbered_.assign(histories_.size(), -1);
+        live_.clear();
+        for (cta_load& c : ctas) {
+            std::int32_t& to = renumbered_[static_cast<std::size_t>(c.history)];
+            if (to < 0) {
+                to = static_cast<std::int32_t>(live_.size());
+                live_.push_back({histories_[static_cast<std::size_t>(c.history)].sums, 0, 0});
+            }
+            c.history = to;
+        }
+        histories_.assign(live_.begin(), live_.end());  // keeps the capacity reserved up front
+    }
+
+    /// A new history: `h` and `units` units of class `k`.
+    std::int32_t extend(std::size_t h, std::size_t k, double units) {
+        history next{histories_[h].sums, 0, 0};
+        const history_sums& w = per_unit_[k];
+        for (std::size_t f = 0; f < next.sums.size(); ++f) next.sums[f] += units * w[f];
+        histories_.push_back(next);
+        return static_cast<std::int32_t>(histories_.size() - 1);
+    }
+
+    struct history {
+        history_sums sums;
+        std::uint64_t extended_in;  ///< the last step that extended it ...
+        std::int32_t extended_to;   ///< ... and the history it became there
+    };
+
+    std::vector<history_sums> per_unit_;  ///< per class: one unit's sums
+    std::vector<history> histories_;
+    std::uint64_t step_ = 0;
+    std::vector<std::int32_t> renumbered_;  ///< scratch of `make_room`
+    std::vector<history> live_;             ///< scratch of `make_room`
+};
+
+}  // namespace synperf::scheduler::detail
