@@ -181,16 +181,17 @@ inline constexpr std::int64_t bulk_waves = 32;
     std::vector<double> cycles(n_sms, 0.0);
     std::vector<std::int64_t> counts(n_sms, 0);
     std::vector<std::size_t> order(n_sms);
+    // What every SM gets from the whole rounds: it shifts all loads alike, so it is added once at the end.
+    work::task_work every_sm = zero_work(p.tensor_type);
+    double every_sm_cycles = 0;
+    std::int64_t every_sm_count = 0;
     for (std::size_t k = 0; k < tasks.size(); ++k) {
         const std::int64_t n = tasks[k].count;
         if (n == 0) continue;
         if (const std::int64_t rounds = n / sms; rounds > 0) {
-            const work::task_work w = tasks[k].work.scaled(static_cast<double>(rounds));
-            for (std::size_t s = 0; s < n_sms; ++s) {
-                loads[s] += w;
-                cycles[s] += static_cast<double>(rounds) * p.cost[k];
-                counts[s] += rounds;
-            }
+            every_sm += tasks[k].work.scaled(static_cast<double>(rounds));
+            every_sm_cycles += static_cast<double>(rounds) * p.cost[k];
+            every_sm_count += rounds;
         }
         const auto left = static_cast<std::size_t>(n % sms);
         if (left == 0) continue;
@@ -204,6 +205,11 @@ inline constexpr std::int64_t bulk_waves = 32;
             cycles[s] += p.cost[k];
             ++counts[s];
         }
+    }
+    for (std::size_t s = 0; s < n_sms; ++s) {
+        loads[s] += every_sm;
+        cycles[s] += every_sm_cycles;
+        counts[s] += every_sm_count;
     }
     finish_from_loads(r, loads, cycles, counts, p, o.per_sm_loads);
     return r;

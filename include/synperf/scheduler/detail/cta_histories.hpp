@@ -34,15 +34,11 @@ using history_sums = std::array<double, 8>;
 class cta_histories {
 public:
     /// `tasks`: the classes whose units are added by index, `cost` their costs. History 0 is the empty one.
-    cta_histories(std::span<const work::task_class> tasks, std::span<const double> cost, std::size_t ctas) {
+    cta_histories(std::span<const work::task_class> tasks, std::span<const double> cost, std::size_t ctas)
+        : tasks_(tasks), cost_(cost) {
         // `make_room` keeps at most room(ctas) histories before a step adds at most `ctas` more.
         histories_.reserve(room(ctas) + ctas + 1);
         histories_.push_back({});
-        per_unit_.reserve(tasks.size());
-        for (std::size_t k = 0; k < tasks.size(); ++k) {
-            const packed_work w = pack(tasks[k].work);
-            per_unit_.push_back({w[0], w[1], w[2], w[3], w[4], w[5], cost[k], 1.0});
-        }
     }
 
     /// One unit of class `k` (cost `cycles`) to each of the first `count` CTAs of `ctas` (all the CTAs of the
@@ -110,8 +106,9 @@ private:
     /// A new history: `h` and `units` units of class `k`.
     std::int32_t extend(std::size_t h, std::size_t k, double units) {
         history next{histories_[h].sums, 0, 0};
-        const history_sums& w = per_unit_[k];
-        for (std::size_t f = 0; f < next.sums.size(); ++f) next.sums[f] += units * w[f];
+        const work::task_work& w = tasks_[k].work;
+        const history_sums unit{w.tensor_flop, w.fma_ops, w.xu_ops, w.dram_bytes, w.l2_bytes, w.smem_bytes, cost_[k], 1.0};
+        for (std::size_t f = 0; f < next.sums.size(); ++f) next.sums[f] += units * unit[f];
         histories_.push_back(next);
         return static_cast<std::int32_t>(histories_.size() - 1);
     }
@@ -122,7 +119,8 @@ private:
         std::int32_t extended_to;   ///< ... and the history it became there
     };
 
-    std::vector<history_sums> per_unit_;  ///< per class: one unit's sums
+    std::span<const work::task_class> tasks_;
+    std::span<const double> cost_;
     std::vector<history> histories_;
     std::uint64_t step_ = 0;
     std::vector<std::int32_t> renumbered_;  ///< scratch of `make_room`
