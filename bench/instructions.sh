@@ -14,7 +14,7 @@ out="$(mktemp)"
 trap 'rm -f "$out" "$out.txt" "$out.log"' EXIT
 
 valgrind --tool=callgrind --callgrind-out-file="$out" "$bench" --benchmark_filter="$filter" \
-  --benchmark_min_time=0.05 >"$out.log" 2>&1 || { tail -20 "$out.log" >&2; exit 1; }
+  --benchmark_min_time=0.3 >"$out.log" 2>&1 || { tail -20 "$out.log" >&2; exit 1; }
 callgrind_annotate --inclusive=yes --tree=caller "$out" >"$out.txt" 2>/dev/null
 
 # The function's own line ("1,234 (5.6%)  *  file:function") gives its inclusive count; the caller lines ("<")

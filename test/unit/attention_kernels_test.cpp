@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <numeric>
+#include <random>
 #include <vector>
 
 #include "synperf/error.hpp"
@@ -458,6 +459,43 @@ TEST_CASE("every supported plan fits its GPU and schedules, with DRAM shares add
         }
     }
     CHECK(planned > 300);
+}
+
+TEST_CASE("flash tiles: the unit tally lists (iterations, partial) longest first, equal keys merged") {
+    namespace fd = synperf::family::attention::flash_detail;
+    std::mt19937_64 rng(31);
+    for (int trial = 0; trial < 200; ++trial) {
+        // Short ranges take the counting path; a few far-apart counts take the sort.
+        const std::int64_t spread = trial % 4 == 3 ? 1'000'000 : 1 + static_cast<std::int64_t>(rng() % 50);
+        fd::unit_tally tally;
+        std::vector<fd::unit_count> added;
+        const int n = static_cast<int>(rng() % 40);
+        for (int i = 0; i < n; ++i) {
+            const fd::unit_count u{static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(spread)), rng() % 3 == 0,
+                                   static_cast<std::int64_t>(rng() % 5)};
+            tally.add(u.iters, u.partial, u.count);
+            if (u.count > 0) added.push_back({u.iters, u.iters > 0 && u.partial, u.count});
+        }
+        // Reference: a plain sort by (iterations descending, full before partial), then equal keys summed.
+        std::sort(added.begin(), added.end(), [](const fd::unit_count& a, const fd::unit_count& b) {
+            return a.iters != b.iters ? a.iters > b.iters : a.partial < b.partial;
+        });
+        std::vector<fd::unit_count> expected;
+        for (const fd::unit_count& u : added) {
+            if (!expected.empty() && expected.back().iters == u.iters && expected.back().partial == u.partial)
+                expected.back().count += u.count;
+            else
+                expected.push_back(u);
+        }
+        const std::vector<fd::unit_count> got = tally.finish();
+        CAPTURE(trial);
+        REQUIRE(got.size() == expected.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            CHECK(got[i].iters == expected[i].iters);
+            CHECK(got[i].partial == expected[i].partial);
+            CHECK(got[i].count == expected[i].count);
+        }
+    }
 }
 
 TEST_CASE("flash tiles: the causal block runs equal kv_blocks block by block") {

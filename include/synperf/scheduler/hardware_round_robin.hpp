@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <numeric>
 #include <span>
 #include <utility>
 #include <vector>
@@ -180,7 +181,11 @@ inline constexpr std::int64_t bulk_waves = 32;
     std::vector<work::task_work> loads(n_sms, zero_work(p.tensor_type));
     std::vector<double> cycles(n_sms, 0.0);
     std::vector<std::int64_t> counts(n_sms, 0);
+    // The SMs in (cycles, id) order, all empty at first; the `left` CTAs of a class go to its front.
     std::vector<std::size_t> order(n_sms);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::vector<std::size_t> merged(n_sms);
+    const auto before = [&](std::size_t a, std::size_t b) { return cycles[a] < cycles[b] || (cycles[a] == cycles[b] && a < b); };
     // What every SM gets from the whole rounds: it shifts all loads alike, so it is added once at the end.
     work::task_work every_sm = zero_work(p.tensor_type);
     double every_sm_cycles = 0;
@@ -195,16 +200,17 @@ inline constexpr std::int64_t bulk_waves = 32;
         }
         const auto left = static_cast<std::size_t>(n % sms);
         if (left == 0) continue;
-        for (std::size_t s = 0; s < n_sms; ++s) order[s] = s;
-        // The `left` least-loaded SMs (ties to the lowest id) take one CTA each.
-        std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(left - 1), order.end(),
-                         [&](std::size_t a, std::size_t b) { return cycles[a] < cycles[b] || (cycles[a] == cycles[b] && a < b); });
-        for (std::size_t i = 0; i < left; ++i) {
-            const std::size_t s = order[i];
-            loads[s] += tasks[k].work;
-            cycles[s] += p.cost[k];
-            ++counts[s];
+        // The `left` least-loaded SMs (ties to the lowest id) take one CTA each. They stay in order among
+        // themselves (but for a tie rounding can make) and merge back with the others.
+        const auto taken = order.begin() + static_cast<std::ptrdiff_t>(left);
+        for (auto s = order.begin(); s != taken; ++s) {
+            loads[*s] += tasks[k].work;
+            cycles[*s] += p.cost[k];
+            ++counts[*s];
         }
+        if (!std::is_sorted(order.begin(), taken, before)) std::sort(order.begin(), taken, before);
+        std::merge(taken, order.end(), order.begin(), taken, merged.begin(), before);
+        order.swap(merged);
     }
     for (std::size_t s = 0; s < n_sms; ++s) {
         loads[s] += every_sm;

@@ -146,6 +146,14 @@ public:
     }
     /// Sorted longest first (then full outputs before partials), equal keys merged.
     [[nodiscard]] std::vector<unit_count> finish() {
+        if (units_.empty()) return {};
+        const auto [low, high] = std::minmax_element(units_.begin(), units_.end(),
+                                                     [](const unit_count& a, const unit_count& b) { return a.iters < b.iters; });
+        const std::int64_t first = low->iters;
+        // Iteration counts span a short range (the KV tiles of one sequence): counting them per (iterations,
+        // partial) costs O(units + range), where sorting them took most of a ragged prefill's planning.
+        if (const std::int64_t range = high->iters - first + 1; range <= 8 * static_cast<std::int64_t>(units_.size()) + 64)
+            return finish_by_counting(first, static_cast<std::size_t>(range));
         std::sort(units_.begin(), units_.end(), [](const unit_count& a, const unit_count& b) {
             return a.iters != b.iters ? a.iters > b.iters : (a.partial < b.partial);
         });
@@ -162,6 +170,20 @@ public:
     [[nodiscard]] bool empty() const noexcept { return units_.empty(); }
 
 private:
+    /// `finish` for iteration counts in [first, first + range): the units per (iterations, partial), read
+    /// from the longest down.
+    [[nodiscard]] std::vector<unit_count> finish_by_counting(std::int64_t first, std::size_t range) const {
+        std::vector<std::int64_t> counts(2 * range, 0);  // [2 i]: full outputs, [2 i + 1]: partials
+        for (const unit_count& u : units_)
+            counts[2 * static_cast<std::size_t>(u.iters - first) + (u.partial ? 1 : 0)] += u.count;
+        std::vector<unit_count> out;
+        for (std::size_t i = range; i-- > 0;)
+            for (const bool partial : {false, true})
+                if (const std::int64_t n = counts[2 * i + (partial ? 1 : 0)]; n > 0)
+                    out.push_back({first + static_cast<std::int64_t>(i), partial, n});
+        return out;
+    }
+
     std::vector<unit_count> units_;
 };
 
