@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "synperf/hw/catalogue.hpp"
 #include "synperf/predictor/predictor.hpp"
 #include "synperf/scheduler/min_heap_persistent.hpp"
+#include "synperf/scheduler/run.hpp"
 
 namespace {
 
@@ -183,6 +186,48 @@ TEST_CASE("attention: pre-processing kernels are separate launches") {
         CHECK(with.features[index("kernels")] == without.features[index("kernels")] + 1);
         CHECK(with.theoretical_us > without.theoretical_us);
     }
+}
+
+TEST_CASE("attention: a longest-first prefill grid is tallied by length, with the schedule of one class per block") {
+    // TRT-LLM's Hopper context FMHA hands out query blocks longest first: its ragged grid becomes one class per
+    // visited KV length. The schedule must equal the one of the grid listed block by block.
+    const auto h100 = gpu("h100_sxm");
+    at::attention_problem p = prefill(at::framework::trtllm, 1, 1, 40, 8);
+    p.causal = true;
+    const std::vector<std::int64_t> lens{2648, 3001, 3333, 3866, 700, 129};
+    p.requests = at::ragged_batch(lens, lens);
+    const at::attention_plan plan = attention_prefill::plan(p, h100);
+    const synperf::work::kernel_launch& k = plan.kernels.front();
+    REQUIRE(k.dispatch == synperf::work::dispatch_kind::persistent_longest_first);
+
+    // The classes are the distinct visited lengths, longest first, each with all the blocks of that length.
+    std::map<std::int64_t, std::int64_t, std::greater<>> blocks_of_length;
+    for (const std::int64_t len : lens)
+        for (std::int64_t m = 0; m * plan.tile_q < len; ++m)
+            blocks_of_length[at::op_detail::visited_kv_tiles(p, len, len, m * plan.tile_q, plan.tile_q, plan.tile_kv)] += p.heads;
+    REQUIRE(k.tasks.size() == blocks_of_length.size());
+    std::map<std::int64_t, synperf::work::task_work> work_of_length;
+    std::size_t i = 0;
+    for (const auto& [tiles, count] : blocks_of_length) {
+        CAPTURE(tiles);
+        CHECK(k.tasks[i].count == count);
+        work_of_length[tiles] = k.tasks[i++].work;
+    }
+    // The same grid listed block by block, each request from its last block, as the kernel hands them out.
+    synperf::work::kernel_launch by_block = k;
+    by_block.tasks.clear();
+    for (const std::int64_t len : lens)
+        for (std::int64_t m = (len + plan.tile_q - 1) / plan.tile_q - 1; m >= 0; --m)
+            by_block.tasks.push_back(
+                {work_of_length[at::op_detail::visited_kv_tiles(p, len, len, m * plan.tile_q, plan.tile_q, plan.tile_kv)], p.heads});
+    const auto tallied = synperf::scheduler::schedule_launch(k, h100, true);
+    const auto listed = synperf::scheduler::schedule_launch(by_block, h100, true);
+    CHECK(tallied.makespan_cycles == doctest::Approx(listed.makespan_cycles).epsilon(1e-12));
+    CHECK(tallied.sm_max.tensor_flop == doctest::Approx(listed.sm_max.tensor_flop).epsilon(1e-12));
+    CHECK(tallied.sm_max.l2_bytes == doctest::Approx(listed.sm_max.l2_bytes).epsilon(1e-12));
+    REQUIRE(tallied.per_sm.size() == listed.per_sm.size());
+    for (std::size_t s = 0; s < tallied.per_sm.size(); ++s)
+        CHECK(tallied.per_sm[s].tensor_flop == doctest::Approx(listed.per_sm[s].tensor_flop).epsilon(1e-12));
 }
 
 TEST_CASE("attention: the decode bound grows with KV length at DRAM speed") {

@@ -9,6 +9,7 @@
 #include "synperf/family/attention/flash_tile.hpp"
 #include "synperf/family/attention/kernel_plan.hpp"
 #include "synperf/family/attention/problem.hpp"
+#include "synperf/family/attention/tile_classes.hpp"
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/work/launch.hpp"
 #include "synperf/work/task.hpp"
@@ -75,19 +76,24 @@ namespace op_detail {
 
 namespace op_detail {
 
-/// KV tokens a query block visits, in whole KV tiles: rows [m0, m0 + rows) of a request with `q_len` new
-/// tokens after `prefix` cached ones; causal stops at the block's last row, a window starts at the first
-/// row's window (aligned down to a tile, as the kernels iterate).
-[[nodiscard]] inline double visited_kv(const attention_problem& p, std::int64_t q_len, std::int64_t kv_len,
-                                       std::int64_t m0, std::int64_t rows, int tile_kv) noexcept {
+/// KV tiles a query block visits: rows [m0, m0 + rows) of a request with `q_len` new tokens after
+/// `prefix` cached ones; causal stops at the block's last row, a window starts at the first row's window
+/// (aligned down to a tile, as the kernels iterate).
+[[nodiscard]] inline std::int64_t visited_kv_tiles(const attention_problem& p, std::int64_t q_len, std::int64_t kv_len,
+                                                   std::int64_t m0, std::int64_t rows, int tile_kv) noexcept {
     const std::int64_t prefix = kv_len - q_len;
     std::int64_t end = kv_len;
     if (p.causal && p.stage == phase::prefill) end = std::min(kv_len, prefix + std::min(q_len, m0 + rows));
     std::int64_t begin = 0;
     if (p.window > 0) begin = std::max<std::int64_t>(0, prefix + m0 - p.window + 1) / tile_kv * tile_kv;
     if (end <= begin) return 0;
-    const std::int64_t iters = (end - begin + tile_kv - 1) / tile_kv;
-    return double(iters) * tile_kv;
+    return (end - begin + tile_kv - 1) / tile_kv;
+}
+
+/// KV tokens a query block visits, in whole KV tiles (`visited_kv_tiles` x `tile_kv`).
+[[nodiscard]] inline double visited_kv(const attention_problem& p, std::int64_t q_len, std::int64_t kv_len,
+                                       std::int64_t m0, std::int64_t rows, int tile_kv) noexcept {
+    return double(visited_kv_tiles(p, q_len, kv_len, m0, rows, tile_kv)) * tile_kv;
 }
 
 /// Spreads `dram_bytes` over a launch's tasks in proportion to their L2 traffic (expected DRAM traffic of a
@@ -105,9 +111,26 @@ inline void spread_dram(work::kernel_launch& k, double dram_bytes) {
 /// Adds one task class per (request group, query block) of a one-CTA-per-(block, head) prefill grid:
 /// `tile_q` padded rows against the KV tiles the block visits; `count` = requests x heads. With
 /// `last_block_first` the blocks are listed from the last (longest under a causal mask) to the first, the
-/// order persistent schedulers hand them out in.
+/// order persistent schedulers hand them out in. Under a longest-first dispatch (`k.dispatch`) units of one
+/// length are interchangeable: one class per visited KV length instead, longest first, which leaves the
+/// schedule as it is and spares the scheduler hundreds of classes on ragged batches.
 inline void add_prefill_tiles(work::kernel_launch& k, const attention_problem& p, int tile_q, int tile_kv,
                               const flash_tile_shape& base, bool last_block_first) {
+    if (k.dispatch == work::dispatch_kind::persistent_longest_first) {
+        flash_detail::unit_tally by_length;
+        for (const request_group& r : p.requests) {
+            const std::int64_t blocks = ceil_div(r.q_len, tile_q);
+            for (std::int64_t m = 0; m < blocks; ++m)
+                by_length.add(visited_kv_tiles(p, r.q_len, r.kv_len, m * tile_q, tile_q, tile_kv), false, r.count * p.heads);
+        }
+        for (const flash_detail::unit_count& u : by_length.finish()) {
+            flash_tile_shape s = base;
+            s.rows = tile_q;
+            s.kv = double(u.iters) * tile_kv;
+            k.tasks.push_back({flash_tile_work(s), u.count});
+        }
+        return;
+    }
     for (const request_group& r : p.requests) {
         const std::int64_t blocks = ceil_div(r.q_len, tile_q);
         for (std::int64_t i = 0; i < blocks; ++i) {

@@ -2,6 +2,7 @@
 #pragma once
 /// \file The units each persistent CTA took, shared between CTAs that took the same ones.
 // IWYU pragma: private, include "synperf/scheduler.hpp"
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -36,8 +37,9 @@ public:
     /// `tasks`: the classes whose units are added by index, `cost` their costs. History 0 is the empty one.
     cta_histories(std::span<const work::task_class> tasks, std::span<const double> cost, std::size_t ctas)
         : tasks_(tasks), cost_(cost) {
-        // `make_room` keeps at most room(ctas) histories before a step adds at most `ctas` more.
-        histories_.reserve(room(ctas) + ctas + 1);
+        // `make_room` keeps at most room(ctas) histories before a step adds at most `ctas` more: with that
+        // reserved, the vector never grows (capped for huge grids, which grow it as they need).
+        histories_.reserve(std::min(room(ctas) + ctas + 1, std::size_t{1} << 14));
         histories_.push_back({});
     }
 
@@ -100,7 +102,7 @@ private:
             }
             c.history = to;
         }
-        histories_.assign(live_.begin(), live_.end());  // keeps the capacity reserved up front
+        histories_.assign(live_.begin(), live_.end());  // keeps the capacity
     }
 
     /// A new history: `h` and `units` units of class `k`.
