@@ -18,9 +18,9 @@ valgrind --tool=callgrind --callgrind-out-file="$out" "$bench" --benchmark_filte
 callgrind_annotate --inclusive=yes --tree=caller "$out" >"$out.txt" 2>/dev/null
 
 # The function's own line ("1,234 (5.6%)  *  file:function") gives its inclusive count; the caller lines ("<")
-# just above it give its calls as "(Nx)".
+# just above it give its calls as "(Nx)" (N with thousands separators).
 read -r total calls < <(awk '/^$/ {n = 0}
-  /  < / && match($0, /\([0-9]+x\)/) {n += substr($0, RSTART + 1, RLENGTH - 3)}
+  /  < / && match($0, /\([0-9,]+x\)/) {c = substr($0, RSTART + 1, RLENGTH - 3); gsub(",", "", c); n += c}
   /  \* .*predict_once</ {gsub(",", "", $1); print $1 + 0, n; exit}' "$out.txt") || true
 if [[ -z "${total:-}" || "${calls:-0}" -eq 0 ]]; then
   echo "instructions.sh: no benchmark '$filter', or it does not predict through predict_once" >&2

@@ -171,14 +171,15 @@ inline void validate(const attention_problem& p) {
     double tokens = 0;
     for (std::size_t i = 0; i < p.requests.size(); ++i) {
         const request_group& r = p.requests[i];
-        const std::string at = "request " + std::to_string(i) + ": ";
-        if (r.count <= 0 || r.count > max_count) fail(at + "count must be in 1..2^20, got " + std::to_string(r.count));
-        if (r.q_len <= 0 || r.q_len > max_len) fail(at + "query length must be in 1..2^24, got " + std::to_string(r.q_len));
-        if (r.kv_len <= 0 || r.kv_len > max_len) fail(at + "KV length must be in 1..2^24, got " + std::to_string(r.kv_len));
+        const auto at = [i] { return "request " + std::to_string(i) + ": "; };  // built only for a message
+        if (r.count <= 0 || r.count > max_count) fail(at() + "count must be in 1..2^20, got " + std::to_string(r.count));
+        if (r.q_len <= 0 || r.q_len > max_len) fail(at() + "query length must be in 1..2^24, got " + std::to_string(r.q_len));
+        if (r.kv_len <= 0 || r.kv_len > max_len) fail(at() + "KV length must be in 1..2^24, got " + std::to_string(r.kv_len));
         if (r.kv_len < r.q_len)
-            fail(at + "KV length (" + std::to_string(r.kv_len) + ") must be >= query length (" + std::to_string(r.q_len) +
+            fail(at() + "KV length (" + std::to_string(r.kv_len) + ") must be >= query length (" + std::to_string(r.q_len) +
                  "): the new tokens are part of the KV");
-        if (p.stage == phase::decode && r.q_len != 1) fail(at + "decode has one query token per request, got " + std::to_string(r.q_len));
+        if (p.stage == phase::decode && r.q_len != 1)
+            fail(at() + "decode has one query token per request, got " + std::to_string(r.q_len));
         tokens += double(r.kv_len) * double(r.count);
     }
     if (tokens * double(p.kv_heads) * double(p.head_dim + p.dv()) > 0x1p50)
