@@ -78,6 +78,11 @@ case "$case" in
     grep -q '"implementation": "fa3"' <<<"$out" || fail "sglang on h100 should run fa3: $out"
     "$synperf" predict attention --phase decode --gpu b200_sxm --framework trtllm --heads 32 --kv-heads 8 --head-dim 128 \
       --batch 64 --seq 4096 | grep -q latency || fail "predict attention decode"
+    # SGLang casts the query to FP8 with an FP8 cache on trtllm_mha: FP8 math, and the cast is a kernel of the op.
+    out="$("$synperf" predict attention --phase prefill --gpu b200_sxm --framework sglang --heads 32 --kv-heads 8 \
+      --head-dim 128 --batch 1 --seq 4096 --causal --kv-dtype fp8 --json)" || fail "predict attention fp8 cache"
+    grep -q '"math": "fp8"' <<<"$out" || fail "sglang trtllm_mha with an fp8 cache should run fp8 math: $out"
+    grep -q 'torch_cast_q_to_fp8' <<<"$out" || fail "no query cast kernel: $out"
     "$synperf" predict attention --phase decode --gpu rtx_pro_6000_server --framework sglang --kernel flashinfer --heads 32 \
       --kv-heads 8 --head-dim 128 --batch 8 --seq 2048 | grep -q flashinfer || fail "forced flashinfer"
     expect_error "multiple of kv_heads" predict attention --phase prefill --gpu h100_sxm --heads 40 --kv-heads 7 --head-dim 128 --batch 1 --seq 16

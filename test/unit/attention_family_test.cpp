@@ -82,6 +82,16 @@ TEST_CASE("attention: invalid problems give clear errors") {
         CHECK_THROWS_WITH_AS(attention_decode::plan(p, h100), doctest::Contains("one query token per request, got 4"),
                              synperf::invalid_argument);
     }
+    SUBCASE("FP8 math or FP8 inputs without an FP8 cache") {
+        auto p = prefill(at::framework::trtllm, 1, 128);
+        p.fp8_compute = true;
+        CHECK_THROWS_WITH_AS(attention_prefill::plan(p, h100), doctest::Contains("fp8 attention math needs an fp8 KV cache"),
+                             synperf::invalid_argument);
+        p.fp8_compute = false;
+        p.fp8_inputs = true;
+        CHECK_THROWS_WITH_AS(attention_prefill::plan(p, h100), doctest::Contains("fp8 inputs (q, k, v) need an fp8 KV cache"),
+                             synperf::invalid_argument);
+    }
     SUBCASE("phase does not match the family") {
         CHECK_THROWS_WITH_AS(attention_decode::plan(prefill(at::framework::sglang, 1, 64), h100),
                              doctest::Contains("expected a decode problem, got prefill"), synperf::invalid_argument);
@@ -102,7 +112,7 @@ TEST_CASE("attention: invalid problems give clear errors") {
         }
         auto q = prefill(at::framework::trtllm, 1, 512);
         q.kv_type = at::kv_dtype::fp8;
-        q.fp8_compute = true;  // FP8 math needs an FP8 tensor rate: A100 has none, Triton none at all
+        q.fp8_compute = true;  // FP8 math needs an FP8 tensor rate: A100 has none
         q.kernel = at::kernel_impl::triton;
         CHECK_THROWS_WITH_AS(attention_prefill::plan(q, gpu("a100_sxm")), doctest::Contains("kernel triton does not support"),
                              synperf::invalid_argument);
@@ -158,17 +168,71 @@ TEST_CASE("attention: pre-processing kernels are separate launches") {
             CHECK(without.kernels.size() == with.attention_kernels);
         }
     }
-    SUBCASE("SGLang: the KV store, with two casts for an FP8 cache") {
+    SUBCASE("SGLang: the KV store, with casts of K, V and the query for an FP8 cache") {
+        const auto names = [](const at::attention_plan& plan) {
+            std::vector<std::string> out;
+            for (std::size_t i = plan.attention_kernels; i < plan.kernels.size(); ++i) out.push_back(plan.kernels[i].name);
+            return out;
+        };
+        using names_t = std::vector<std::string>;
         auto p = decode(at::framework::sglang, 16, 2048);
         const at::attention_plan bf16 = at::plan_attention(p, gpu("h100_sxm"));
-        REQUIRE(bf16.kernels.size() == bf16.attention_kernels + 1);
-        CHECK(bf16.kernels.back().name == "store_cache");
+        CHECK(names(bf16) == names_t{"store_cache"});
+        CHECK_FALSE(bf16.fp8_math);
         p.kv_type = at::kv_dtype::fp8;
+        // FA3: K and V cast by torch, then stored; q cast for the FP8 kernel.
         const at::attention_plan fp8 = at::plan_attention(p, gpu("h100_sxm"));
-        CHECK(fp8.kernels.size() == fp8.attention_kernels + 3);
-        const at::attention_plan fused = at::plan_attention(p, gpu("b200_sxm"));  // trtllm_mha: one fused kernel
-        REQUIRE(fused.kernels.size() == fused.attention_kernels + 1);
-        CHECK(fused.kernels.back().name == "fused_fp8_set_kv_buffer");
+        CHECK(names(fp8) == names_t{"torch_cast_k_to_fp8", "torch_cast_v_to_fp8", "torch_cast_q_to_fp8", "store_cache"});
+        CHECK(fp8.fp8_math);
+        // trtllm_mha: one fused cast-and-store kernel, then the query cast.
+        const at::attention_plan fused = at::plan_attention(p, gpu("b200_sxm"));
+        CHECK(names(fused) == names_t{"torch_cast_q_to_fp8", "fused_fp8_set_kv_buffer"});
+        CHECK(fused.fp8_math);
+        // Inputs already in FP8: no casts; the fused kernel reads one byte per element.
+        p.fp8_inputs = true;
+        const at::attention_plan ready = at::plan_attention(p, gpu("b200_sxm"));
+        CHECK(names(ready) == names_t{"fused_fp8_set_kv_buffer"});
+        const double elements = 16.0 * 8 * 128 * 2;  // 16 new tokens, 8 KV heads, K and V
+        CHECK(ready.kernels.back().compulsory->l2_bytes + ready.kernels.back().compulsory->dram_bytes ==
+              doctest::Approx(elements * 2));  // read FP8, write FP8
+        CHECK(fused.kernels.back().compulsory->l2_bytes + fused.kernels.back().compulsory->dram_bytes ==
+              doctest::Approx(elements * 3));  // read bf16, write FP8
+    }
+    SUBCASE("SGLang picks the attention math from the KV cache (framework_precision)") {
+        auto p = prefill(at::framework::sglang, 1, 4096);
+        p.kv_type = at::kv_dtype::fp8;
+        // trtllm_mha and FA3 (sm_90) cast q to FP8: the MMAs run at the FP8 rate.
+        for (std::string_view g : {"b200_sxm", "h100_sxm"}) {
+            CAPTURE(g);
+            const at::attention_problem run = at::effective_problem(p, gpu(g));
+            CHECK(run.fp8_compute);
+            auto bf16 = p;
+            bf16.kv_type = at::kv_dtype::bf16;
+            const auto fp8_plan = at::plan_attention(p, gpu(g));
+            const auto bf16_plan = at::plan_attention(bf16, gpu(g));
+            CHECK(fp8_plan.fp8_math);
+            CHECK_FALSE(bf16_plan.fp8_math);
+            for (const auto& c : fp8_plan.kernels.front().tasks)
+                if (c.work.tensor_flop > 0) CHECK(c.work.tensor_type == synperf::gpu::tensor_dtype::fp8);
+            for (const auto& c : bf16_plan.kernels.front().tasks)
+                if (c.work.tensor_flop > 0) CHECK(c.work.tensor_type == synperf::gpu::tensor_dtype::bf16);
+        }
+        // Triton multiplies in the query's type: FP8 only when q arrives in FP8.
+        const auto rtx = gpu("rtx_pro_6000_server");
+        CHECK_FALSE(at::plan_attention(p, rtx).fp8_math);
+        p.fp8_inputs = true;
+        CHECK(at::plan_attention(p, rtx).fp8_math);
+        // TensorRT-LLM runs what the problem asks.
+        auto t = p;
+        t.backend = at::framework::trtllm;
+        t.fp8_inputs = false;
+        CHECK_FALSE(at::plan_attention(t, gpu("b200_sxm")).fp8_math);
+        t.fp8_compute = true;
+        CHECK(at::plan_attention(t, gpu("b200_sxm")).fp8_math);
+        // No FP8 MMA (A100): SGLang's FP8 cache keeps 16-bit math.
+        auto a = prefill(at::framework::sglang, 1, 4096);
+        a.kv_type = at::kv_dtype::fp8;
+        CHECK_FALSE(at::plan_attention(a, gpu("a100_sxm")).fp8_math);
     }
     SUBCASE("the pre-processing shows in the features") {
         const auto g = gpu("h100_sxm");

@@ -357,4 +357,26 @@ TEST_CASE("linear baseline: recovers known coefficients") {
     CHECK(m0.coef[2] == doctest::Approx(0.0));
     CHECK_THROWS_AS(synperf::train::fit_linear(x0, xt::xtensor<double, 1>::from_shape({3})), synperf::invalid_argument);
 }
+
+TEST_CASE("linear baseline: one-hot levels that sum to the intercept stay solvable over many rows") {
+    // The eval tools append the framework one-hot to the features: the levels sum to the intercept column,
+    // and over hundreds of thousands of rows rounding can leave the normal equations not positive definite.
+    synperf::train::detail::rng gen(5);
+    const std::size_t n = 400000;
+    xt::xtensor<double, 2> x = xt::xtensor<double, 2>::from_shape({n, 4});
+    xt::xtensor<double, 1> y = xt::xtensor<double, 1>::from_shape({n});
+    for (std::size_t i = 0; i < n; ++i) {
+        x(i, 0) = std::log1p(1e6 * gen.uniform());
+        x(i, 1) = std::log1p(10.0 * gen.uniform());
+        const bool level = gen.uniform() < 0.3;
+        x(i, 2) = level ? 1.0 : 0.0;
+        x(i, 3) = level ? 0.0 : 1.0;
+        y(i) = 0.2 + 1.5 * x(i, 0) - 0.5 * x(i, 1) + (level ? 0.4 : 0.0);
+    }
+    const auto m = synperf::train::fit_linear(x, y);
+    for (std::size_t i = 0; i < n; i += 9973) {
+        const std::vector<double> row{x(i, 0), x(i, 1), x(i, 2), x(i, 3)};
+        CHECK(m.predict_log(row) == doctest::Approx(y(i)).epsilon(1e-6));
+    }
+}
 #endif

@@ -38,10 +38,11 @@ std::vector<sample> load_attention(const std::filesystem::path& dir, const data:
         notes.push_back(fmt::format("{} TRT-LLM torch_flow_flashinfer rows left out: a FlashInfer wrapper around the gen "
                                     "kernels with RoPE excluded, a different op composition",
                                     skipped.flashinfer_wrapper));
-    if (skipped.b200_sglang_long_causal > 0)
-        notes.push_back(fmt::format("{} B200 SGLang prefill rows left out: labelled full causal with isl > 128 but faster "
-                                    "than the tensor peak allows (MANIFEST.md, known anomalies)",
-                                    skipped.b200_sglang_long_causal));
+    if (skipped.b200_sglang_window_zero > 0)
+        notes.push_back(fmt::format("{} B200 SGLang prefill rows with window_size 0 read as a one-token window (likely "
+                                    "passed to SGLang as window_left 0): as full causal they would run up to 14.6x the "
+                                    "tensor peak (MANIFEST.md, known anomalies)",
+                                    skipped.b200_sglang_window_zero));
     std::map<std::string, gpu::gpu_numbers> numbers;
     for (const auto& r : rows)
         if (!numbers.contains(r.gpu)) numbers.emplace(r.gpu, gpu::find_gpu(r.gpu).numbers);
@@ -58,7 +59,7 @@ std::vector<sample> load_attention(const std::filesystem::path& dir, const data:
         s.theoretical_us = p.theoretical_us;
         s.level = F::framework_level(r.framework);
         s.latency_us = r.latency_us;
-        s.roofline_us = attention_roofline_us(r.problem, g);
+        s.roofline_us = attention_roofline_us(at::effective_problem(r.problem, g), g);
         s.label = proto.label(r.gpu);
         s.part = data::part_of(r.shape_hash);
         const at::request_group& q = r.problem.requests.front();

@@ -108,7 +108,8 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
                                  {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
                                  {"bottleneck", r.bottleneck},
                                  {"tile", {{"q", plan.tile_q}, {"kv", plan.tile_kv}}}, {"splits", plan.splits},
-                                 {"pack_gqa", plan.pack_gqa}, {"kernels", kernels}, {"warnings", warnings}};
+                                 {"pack_gqa", plan.pack_gqa}, {"math", plan.fp8_math ? "fp8" : "bf16"},
+                                 {"kernels", kernels}, {"warnings", warnings}};
         fmt::print("{}\n", out.dump(2));
         return;
     }
@@ -118,8 +119,8 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {:.3f}\n", r.efficiency);
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
-    fmt::print("  kernel       {} ({}): tile {}x{}, {} KV split(s){}\n", at::to_string(plan.implementation), plan.variant,
-               plan.tile_q, plan.tile_kv, plan.splits, plan.pack_gqa ? ", GQA heads packed" : "");
+    fmt::print("  kernel       {} ({}): tile {}x{}, {} KV split(s){}, {} math\n", at::to_string(plan.implementation), plan.variant,
+               plan.tile_q, plan.tile_kv, plan.splits, plan.pack_gqa ? ", GQA heads packed" : "", plan.fp8_math ? "FP8" : "BF16");
     for (const auto& k : r.kernels)
         fmt::print("  launch       {}: {} tasks, {:.2f} waves, {} CTA/SM, {} SMs busy, imbalance {:.2f}\n", k.name, k.tasks,
                    k.waves, k.ctas_per_sm, k.busy_sms, k.imbalance);

@@ -30,10 +30,10 @@ struct measured_attention {
     std::uint64_t shape_hash = 0;  ///< hash of (heads, kv heads, head dim, dtypes): the seen split key
 };
 
-/// Why rows are left out (reported by the tools; see docs/families/attention.md).
+/// Rows left out or reinterpreted (reported by the tools; see docs/families/attention.md).
 struct attention_exclusions {
     std::size_t flashinfer_wrapper = 0;  ///< TRT-LLM `torch_flow_flashinfer`: another op composition (RoPE excluded)
-    std::size_t b200_sglang_long_causal = 0;  ///< B200 SGLang prefill rows labelled full causal with isl > 128 (MANIFEST anomaly)
+    std::size_t b200_sglang_window_zero = 0;  ///< B200 SGLang prefill rows with window_size 0, read as a one-token window
 };
 
 namespace attention_rows_detail {
@@ -97,15 +97,23 @@ inline void read_attention_file(const std::filesystem::path& file, const std::st
         if (kvdt == "fp8") p.kv_type = at::kv_dtype::fp8;
         else if (kvdt != "bfloat16" && kvdt != "float16")
             throw load_error(src, t.line(r), 0, "column 'kv_cache_dtype': expected bfloat16 or fp8, got '" + std::string(kvdt) + "'");
-        // SGLang's rows with attn_dtype fp8 keep bf16 attention math in its backends; TRT-LLM's run FP8 FMHA.
-        p.fp8_compute = !sglang && has_attn_dtype && t.field(r, c_attn) == "fp8";
-        if (p.fp8_compute && p.kv_type != at::kv_dtype::fp8) p.kv_type = at::kv_dtype::fp8;
+        // attn_dtype fp8: TRT-LLM's collector runs the FP8 context FMHA; SGLang's casts q, k and v to FP8
+        // before the timed op (collect_attn.py use_fp8_context_fmha), and the backend picks the math itself
+        // (with an FP8 cache: FP8 in trtllm_mha and FA3, the query's type in Triton).
+        const bool fp8_attn = has_attn_dtype && t.field(r, c_attn) == "fp8";
+        p.fp8_compute = !sglang && fp8_attn;
+        p.fp8_inputs = sglang && fp8_attn;
+        if (fp8_attn && p.kv_type != at::kv_dtype::fp8) p.kv_type = at::kv_dtype::fp8;
         if (prefill) {
             const std::int64_t isl = t.positive_integer(r, c_isl);
             const std::int64_t prefix = sglang ? t.non_negative_integer(r, c_step) : 0;
-            if (sglang && gpu == "b200_sxm" && p.window == 0 && isl > 128) {
-                ++skipped.b200_sglang_long_causal;
-                continue;
+            // B200's window_size 0 rows time a one-token window: taken as full causal, the long prompts would
+            // run up to 14.6x the tensor peak (MANIFEST.md, known anomalies); as a one-token window they sit
+            // below the bound like every other row. Likely cause: that collector passed 0 to SGLang as
+            // sliding_window_size, i.e. window_left 0 (the current one maps 0 to no window).
+            if (sglang && gpu == "b200_sxm" && p.window == 0) {
+                ++skipped.b200_sglang_window_zero;
+                p.window = 1;
             }
             p.causal = true;
             p.requests = at::uniform_batch(batch, isl, isl + prefix);

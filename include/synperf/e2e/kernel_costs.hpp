@@ -79,7 +79,7 @@ inline std::vector<std::int64_t> key_of(const op& o) {
                 k.insert(k.end(), {p.m, p.n, p.k, p.fp8});
             } else if constexpr (std::is_same_v<P, family::attention::attention_problem>) {
                 k.insert(k.end(), {std::int64_t(p.stage), p.heads, p.kv_heads, p.head_dim, p.v_head_dim, p.causal, p.window,
-                                   std::int64_t(p.kv_type), p.fp8_compute, p.page_size, std::int64_t(p.backend),
+                                   std::int64_t(p.kv_type), p.fp8_compute, p.fp8_inputs, p.page_size, std::int64_t(p.backend),
                                    std::int64_t(p.kernel), p.preprocess});
                 k.reserve(k.size() + 3 * p.requests.size());
                 for (const auto& r : p.requests) k.insert(k.end(), {r.q_len, r.kv_len, r.count});

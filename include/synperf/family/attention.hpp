@@ -143,7 +143,7 @@ struct attention_family_base {
                 causal ? 1.0 : 0.0,
                 double(p.window),
                 p.kv_type == attention::kv_dtype::fp8 ? 1.0 : 0.0,
-                p.fp8_compute ? 1.0 : 0.0,
+                plan.fp8_math ? 1.0 : 0.0,
                 plan.kv_footprint_bytes / g.l2_bytes};
     }
 };

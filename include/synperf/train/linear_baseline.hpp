@@ -34,8 +34,9 @@ struct linear_model {
 
 /// Fits `linear_model` by the normal equations with a small ridge, solved by Cholesky.
 ///
-/// `x` is rows x features of log1p(feature) values. The ridge (1e-6 added to the diagonal of ZᵀZ) only keeps
-/// an all-zero or duplicated column solvable; its bias on the fit is far below float precision.
+/// `x` is rows x features of log1p(feature) values. The ridge (1e-6 added to the diagonal of ZᵀZ, raised
+/// tenfold while rounding leaves a collinear system not positive definite, at most to 1) only keeps an
+/// all-zero or duplicated column solvable; its bias on a fit over thousands of rows is negligible.
 inline linear_model fit_linear(const xt::xtensor<double, 2>& x, const xt::xtensor<double, 1>& log_latency) {
     const std::size_t rows = x.shape(0);
     const std::size_t k = x.shape(1) + 1;
@@ -56,21 +57,36 @@ inline linear_model fit_linear(const xt::xtensor<double, 2>& x, const xt::xtenso
             for (std::size_t m = 0; m <= j; ++m) a[j * k + m] += z[j] * z[m];
         }
     }
-    for (std::size_t j = 0; j < k; ++j) a[j * k + j] += linear_ridge;
-    // Cholesky A = L Lᵀ in the lower triangle.
-    for (std::size_t j = 0; j < k; ++j) {
-        double d = a[j * k + j];
-        for (std::size_t m = 0; m < j; ++m) d -= a[j * k + m] * a[j * k + m];
-        if (!(d > 0))
-            synperf::detail::report_error(
-                mlp::detail::cat("fit_linear: normal equations are not positive definite (column ", j, ")"));
-        const double l = std::sqrt(d);
-        a[j * k + j] = l;
-        for (std::size_t i = j + 1; i < k; ++i) {
-            double v = a[i * k + j];
-            for (std::size_t m = 0; m < j; ++m) v -= a[i * k + m] * a[j * k + m];
-            a[i * k + j] = v / l;
+    // The framework one-hot columns sum to the intercept column, so ZᵀZ is singular but for the ridge; with
+    // many rows, rounding can eat a ridge of 1e-6. Raise it tenfold until the factorization succeeds (a fit
+    // that succeeds at once is unchanged).
+    const std::vector<double> normal = a;
+    double ridge = linear_ridge;
+    for (;;) {
+        a = normal;
+        for (std::size_t j = 0; j < k; ++j) a[j * k + j] += ridge;
+        std::size_t failed = k;
+        // Cholesky A = L Lᵀ in the lower triangle.
+        for (std::size_t j = 0; j < k && failed == k; ++j) {
+            double d = a[j * k + j];
+            for (std::size_t m = 0; m < j; ++m) d -= a[j * k + m] * a[j * k + m];
+            if (!(d > 0)) {
+                failed = j;
+                break;
+            }
+            const double l = std::sqrt(d);
+            a[j * k + j] = l;
+            for (std::size_t i = j + 1; i < k; ++i) {
+                double v = a[i * k + j];
+                for (std::size_t m = 0; m < j; ++m) v -= a[i * k + m] * a[j * k + m];
+                a[i * k + j] = v / l;
+            }
         }
+        if (failed == k) break;
+        if (ridge >= 1.0)
+            synperf::detail::report_error(
+                mlp::detail::cat("fit_linear: normal equations are not positive definite (column ", failed, ")"));
+        ridge *= 10;
     }
     // Solve L u = r, then Lᵀ c = u.
     for (std::size_t i = 0; i < k; ++i) {

@@ -121,15 +121,37 @@ inline std::string join(const std::vector<kernel_impl>& ks) {
                                   "; implementations that support it: " + backend_detail::join(supporting_kernels(p, g)));
 }
 
-/// The whole op on `g`: validates, picks the implementation, plans its kernels, then appends the
-/// pre-processing launches when `p.preprocess` (kernels = attention, combine, pre-processing).
+/// The problem as framework `p.backend` runs it with implementation `k`: the math precision it picks.
+/// SGLang (0.5.10 backends) with an FP8 KV cache casts the query to FP8 and runs FP8 attention math in
+/// trtllm_mha (trtllm_mha_backend.py forward_extend / forward_decode) and in FA3 for head dims up to 256
+/// (flashattention_backend.py); its Triton kernels multiply in the query's type, so FP8 only when q
+/// arrives in FP8. TensorRT-LLM and vLLM run what the problem asks (`fp8_compute`).
+[[nodiscard]] inline attention_problem framework_precision(const attention_problem& p, kernel_impl k, const gpu::gpu_numbers& g) {
+    attention_problem out = p;
+    if (p.backend != framework::sglang || p.kv_type != kv_dtype::fp8 || p.fp8_compute) return out;
+    const bool casts_query = k == kernel_impl::trtllm || (k == kernel_impl::fa3 && p.head_dim <= 256);
+    out.fp8_compute = casts_query || (k == kernel_impl::triton && p.fp8_inputs);
+    if (out.fp8_compute && !backend_detail::supports(builtin_kernels{}, k, out, g)) out.fp8_compute = false;
+    return out;
+}
+
+/// The problem `p` as its framework runs it on `g` (implementation chosen, precision resolved).
+[[nodiscard]] inline attention_problem effective_problem(const attention_problem& p, const gpu::gpu_numbers& g) {
+    return framework_precision(p, choose_kernel(p, g), g);
+}
+
+/// The whole op on `g`: validates, picks the implementation and the framework's precision, plans its
+/// kernels, then appends the pre-processing launches when `p.preprocess` (kernels = attention, combine,
+/// pre-processing).
 [[nodiscard]] inline attention_plan plan_attention(const attention_problem& p, const gpu::gpu_numbers& g) {
     validate(p);
     const kernel_impl k = choose_kernel(p, g);
-    attention_plan out = backend_detail::plan(builtin_kernels{}, k, p, g);
+    const attention_problem run = framework_precision(p, k, g);
+    attention_plan out = backend_detail::plan(builtin_kernels{}, k, run, g);
     out.implementation = k;
+    out.fp8_math = run.fp8_compute;
     out.attention_kernels = out.kernels.size();
-    for (work::kernel_launch& pre : preprocess_kernels(p, g, k)) out.kernels.push_back(std::move(pre));
+    for (work::kernel_launch& pre : preprocess_kernels(run, g, k)) out.kernels.push_back(std::move(pre));
     return out;
 }
 

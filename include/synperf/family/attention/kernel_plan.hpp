@@ -23,6 +23,7 @@ struct attention_plan {
     int tile_kv = 0;            ///< KV tokens per mainloop iteration
     int splits = 1;             ///< KV splits (> 1: partial outputs + a combine kernel)
     bool pack_gqa = false;      ///< the query heads of one KV head share a CTA
+    bool fp8_math = false;      ///< the attention MMAs run in FP8 (requested, or the framework's choice)
     std::size_t attention_kernels = 1;  ///< kernels[0 .. attention_kernels) are attention + combine
     double kv_footprint_bytes = 0;      ///< K + V bytes of the batch (one copy per KV head)
     double q_o_bytes = 0;               ///< Q + O bytes of the batch

@@ -13,7 +13,9 @@
 /// - SGLang (MHATokenToKVPool.set_kv_buffer -> the JIT store_cache kernel): writes the new tokens' K and V
 ///   rows into the cache, one warp per token row pair (4 tokens per 128-thread CTA). An FP8 cache first
 ///   casts K and V with two torch elementwise kernels; with the trtllm_mha backend the cast and store
-///   are one Triton kernel (fused_fp8_set_kv_buffer). RoPE runs in the model, outside the op.
+///   are one Triton kernel (fused_fp8_set_kv_buffer). Where the backend runs FP8 math (backend.hpp,
+///   framework_precision) a torch cast of q to FP8 comes before the attention kernel. Inputs already in
+///   FP8 (`fp8_inputs`) skip the casts. RoPE runs in the model, outside the op.
 /// - vLLM (reshape_and_cache_flash): one CTA per token, min(kv_heads x d, 512) threads, FP8 cast fused.
 /// Each is memory-bound elementwise work: bytes read and written, FMA and XU ops; the compulsory work is
 /// all of it, with the bytes beyond L2 capacity charged to DRAM.
@@ -123,19 +125,22 @@ inline std::vector<work::kernel_launch> sglang_kv_store(const attention_problem&
     const double k_elems = tokens * p.kv_heads * d, v_elems = tokens * p.kv_heads * dv;
     const bool fp8_cache = p.kv_type == kv_dtype::fp8;
     const bool fused_fp8 = fp8_cache && chosen == kernel_impl::trtllm;
-    if (fp8_cache && !fused_fp8) {
+    const bool cast_kv = fp8_cache && !p.fp8_inputs;
+    if (cast_kv && !fused_fp8) {
         out.push_back(torch_fp8_cast("torch_cast_k_to_fp8", k_elems, g));
         out.push_back(torch_fp8_cast("torch_cast_v_to_fp8", v_elems, g));
     }
+    // FP8 math on a bf16 query: the backend casts q (q.to(float8_e4m3fn)) before the attention kernel.
+    if (p.fp8_compute && !p.fp8_inputs) out.push_back(torch_fp8_cast("torch_cast_q_to_fp8", tokens * p.heads * d, g));
     work::kernel_launch k;
     k.name = fused_fp8 ? "fused_fp8_set_kv_buffer" : "store_cache";
     k.launch = {128, 32, 0};
     k.dispatch = work::dispatch_kind::hardware;
     const std::int64_t ctas = std::max<std::int64_t>(1, ceil_div(p.q_tokens(), 4));
     work::task_work w;
-    const double read_bytes = fused_fp8 ? 2.0 : kve;  // the fused kernel reads bf16, the store reads cast rows
+    const double read_bytes = cast_kv && fused_fp8 ? 2.0 : kve;  // the fused kernel casts bf16 rows; otherwise rows arrive in the cache type
     w.l2_bytes = (k_elems + v_elems) * (read_bytes + kve) / double(ctas);
-    w.fma_ops = fused_fp8 ? (k_elems + v_elems) / double(ctas) : 0.0;
+    w.fma_ops = cast_kv && fused_fp8 ? (k_elems + v_elems) / double(ctas) : 0.0;
     k.tasks.push_back({w, ctas});
     set_compulsory(k, g);
     out.push_back(std::move(k));

@@ -82,7 +82,9 @@ struct attention_problem {
     bool causal = true;                   ///< causal mask (prefill); decode attends to every cached token
     std::int64_t window = 0;              ///< sliding window in tokens (0: none)
     kv_dtype kv_type = kv_dtype::bf16;    ///< KV-cache element type
-    bool fp8_compute = false;             ///< FP8 attention math (TRT-LLM FP8 context FMHA; implies fp8 KV)
+    bool fp8_compute = false;             ///< FP8 attention math requested (TRT-LLM FP8 context FMHA; implies fp8 KV);
+                                          ///< SGLang also picks it itself (backend.hpp, framework_precision)
+    bool fp8_inputs = false;              ///< q, k, v reach the op already in FP8 (implies fp8 KV): no casts before the kernel
     int page_size = 64;                   ///< paged KV-cache tokens per page
     framework backend = framework::sglang;    ///< framework whose backend runs the op
     kernel_impl kernel = kernel_impl::automatic;  ///< force one implementation
@@ -166,6 +168,7 @@ inline void validate(const attention_problem& p) {
     if (p.window < 0) fail("window must be >= 0, got " + std::to_string(p.window));
     if (p.page_size <= 0) fail("page_size must be > 0, got " + std::to_string(p.page_size));
     if (p.fp8_compute && p.kv_type != kv_dtype::fp8) fail("fp8 attention math needs an fp8 KV cache");
+    if (p.fp8_inputs && p.kv_type != kv_dtype::fp8) fail("fp8 inputs (q, k, v) need an fp8 KV cache");
     constexpr std::int64_t max_len = std::int64_t{1} << 24;  // 16 M tokens per request
     constexpr std::int64_t max_count = std::int64_t{1} << 20;
     double tokens = 0;

@@ -101,9 +101,10 @@ inline attention_plan plan_extend(const attention_problem& p, const gpu::gpu_num
     flash_tile_shape base;
     base.head_dim = next_pow2(d);  // BLOCK_DMODEL / BLOCK_DV pad to powers of two
     base.v_head_dim = next_pow2(dv);
-    base.q_bytes = 2.0;
-    base.kv_bytes = 2.0;  // new tokens' K/V in bf16; cached prefix converted on load (approximation)
-    base.mma_type = gpu::tensor_dtype::bf16;
+    base.q_bytes = q_element_bytes(p);
+    // New tokens' K/V as they arrive (bf16 unless already FP8); cached prefix converted on load (approximation).
+    base.kv_bytes = p.fp8_inputs ? 1.0 : 2.0;
+    base.mma_type = op_detail::math_type(p, g);  // tl.dot in the query's type
     work::kernel_launch k;
     const int warps = d <= 64 ? 4 : 8;
     // One stage: Q block, one K and one V block in shared memory.
@@ -137,8 +138,9 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
     flash_tile_shape base;
     base.head_dim = next_pow2(d);
     base.v_head_dim = next_pow2(dv);
-    base.q_bytes = 2.0;
+    base.q_bytes = q_element_bytes(p);
     base.kv_bytes = p.kv_bytes_per_element();
+    base.mma_type = op_detail::math_type(p, g);
     base.rows = grouped ? grouped_block_h : 1;
     base.tensor_cores = grouped;
     const int block_n = grouped ? 32 : 64;
@@ -212,9 +214,9 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
 struct triton {
     static constexpr kernel_impl impl = kernel_impl::triton;
 
-    /// Any NVIDIA GPU Triton targets (sm_80 and newer); bf16 math only (no FP8 attention math).
+    /// Any NVIDIA GPU Triton targets (sm_80 and newer); FP8 math (an FP8 query) where the GPU has FP8 MMA.
     [[nodiscard]] static bool supports(const attention_problem& p, const gpu::gpu_numbers& g) noexcept {
-        return g.cc_major >= 8 && !p.fp8_compute && p.head_dim <= 1024 && p.dv() <= 1024;
+        return g.cc_major >= 8 && (!p.fp8_compute || g.tensor_fp8_flop_per_clk > 0) && p.head_dim <= 1024 && p.dv() <= 1024;
     }
 
     /// Kernels of one attention op (pre-processing not included).

@@ -193,7 +193,7 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
     flash_tile_shape base;
     base.head_dim = d;
     base.v_head_dim = dv;
-    base.q_bytes = 2.0;
+    base.q_bytes = q_element_bytes(p);
     base.kv_bytes = kve;
     work::kernel_launch k;
     k.dispatch = work::dispatch_kind::hardware;
@@ -212,7 +212,7 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         out.pack_gqa = true;
         base.rows = qt;
         base.mma_type = p.kv_type == kv_dtype::fp8 && g.tensor_fp8_flop_per_clk > 0 ? gpu::tensor_dtype::fp8 : gpu::tensor_dtype::bf16;
-        k.name = "fmhaSm100Kernel_QkvBfloat16_Kv" + cache + "_H" + std::to_string(d) + "_swapsMmaAb_q" + std::to_string(qt) +
+        k.name = std::string("fmhaSm100Kernel_Q") + (p.fp8_compute ? "e4m3" : "Bfloat16") + "_Kv" + cache + "_H" + std::to_string(d) + "_swapsMmaAb_q" + std::to_string(qt) +
                  (splits > 1 ? "_multiCtasKv" + std::to_string(splits) : std::string("_persistent"));
         k.launch = {256, 128, std::min(g.smem_per_cta_bytes, 3 * 128 * (d + dv) * int(kve) + qt * d * 2 + 8192)};
         for (const auto& r : p.requests)
