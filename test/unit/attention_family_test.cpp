@@ -222,6 +222,13 @@ TEST_CASE("attention: pre-processing kernels are separate launches") {
         CHECK_FALSE(at::plan_attention(p, rtx).fp8_math);
         p.fp8_inputs = true;
         CHECK(at::plan_attention(p, rtx).fp8_math);
+        // vLLM's FlashAttention backend quantizes q for FA3 on Hopper: FP8 math plus the quantize kernel.
+        auto v = prefill(at::framework::vllm, 1, 4096);
+        v.kv_type = at::kv_dtype::fp8;
+        const at::attention_plan vllm_plan = at::plan_attention(v, gpu("h100_sxm"));
+        CHECK(vllm_plan.implementation == at::kernel_impl::fa3);
+        CHECK(vllm_plan.fp8_math);
+        CHECK(vllm_plan.kernels.back().name == "scaled_fp8_quant_q");
         // TensorRT-LLM runs what the problem asks.
         auto t = p;
         t.backend = at::framework::trtllm;

@@ -122,15 +122,22 @@ inline std::string join(const std::vector<kernel_impl>& ks) {
 }
 
 /// The problem as framework `p.backend` runs it with implementation `k`: the math precision it picks.
-/// SGLang (0.5.10 backends) with an FP8 KV cache casts the query to FP8 and runs FP8 attention math in
-/// trtllm_mha (trtllm_mha_backend.py forward_extend / forward_decode) and in FA3 for head dims up to 256
-/// (flashattention_backend.py); its Triton kernels multiply in the query's type, so FP8 only when q
-/// arrives in FP8. TensorRT-LLM and vLLM run what the problem asks (`fp8_compute`).
+/// With an FP8 KV cache:
+/// - SGLang (0.5.10 backends) casts the query to FP8 and runs FP8 attention math in trtllm_mha
+///   (trtllm_mha_backend.py forward_extend / forward_decode) and in FA3 for head dims up to 256
+///   (flashattention_backend.py); its Triton kernels multiply in the query's type, so FP8 only when q
+///   arrives in FP8.
+/// - vLLM's FlashAttention backend quantizes the query (scaled_fp8_quant) and runs FA3's FP8 kernel.
+/// Otherwise, and for TensorRT-LLM, the problem's own `fp8_compute` holds.
 [[nodiscard]] inline attention_problem framework_precision(const attention_problem& p, kernel_impl k, const gpu::gpu_numbers& g) {
     attention_problem out = p;
-    if (p.backend != framework::sglang || p.kv_type != kv_dtype::fp8 || p.fp8_compute) return out;
-    const bool casts_query = k == kernel_impl::trtllm || (k == kernel_impl::fa3 && p.head_dim <= 256);
-    out.fp8_compute = casts_query || (k == kernel_impl::triton && p.fp8_inputs);
+    if (p.backend == framework::trtllm || p.kv_type != kv_dtype::fp8 || p.fp8_compute) return out;
+    if (p.backend == framework::sglang) {
+        const bool casts_query = k == kernel_impl::trtllm || (k == kernel_impl::fa3 && p.head_dim <= 256);
+        out.fp8_compute = casts_query || (k == kernel_impl::triton && p.fp8_inputs);
+    } else {
+        out.fp8_compute = k == kernel_impl::fa3;
+    }
     if (out.fp8_compute && !backend_detail::supports(builtin_kernels{}, k, out, g)) out.fp8_compute = false;
     return out;
 }

@@ -16,7 +16,8 @@
 ///   are one Triton kernel (fused_fp8_set_kv_buffer). Where the backend runs FP8 math (backend.hpp,
 ///   framework_precision) a torch cast of q to FP8 comes before the attention kernel. Inputs already in
 ///   FP8 (`fp8_inputs`) skip the casts. RoPE runs in the model, outside the op.
-/// - vLLM (reshape_and_cache_flash): one CTA per token, min(kv_heads x d, 512) threads, FP8 cast fused.
+/// - vLLM (reshape_and_cache_flash): one CTA per token, min(kv_heads x d, 512) threads, FP8 cast fused;
+///   with FP8 math its FlashAttention backend then quantizes q (scaled_fp8_quant, modelled as a cast).
 /// Each is memory-bound elementwise work: bytes read and written, FMA and XU ops; the compulsory work is
 /// all of it, with the bytes beyond L2 capacity charged to DRAM.
 #include <algorithm>
@@ -174,7 +175,12 @@ inline work::kernel_launch vllm_reshape_and_cache(const attention_problem& p, co
     switch (p.backend) {
         case framework::trtllm: out.push_back(preprocess_detail::trtllm_qkv_preprocessing(p, g)); break;
         case framework::sglang: out = preprocess_detail::sglang_kv_store(p, g, chosen); break;
-        case framework::vllm: out.push_back(preprocess_detail::vllm_reshape_and_cache(p, g)); break;
+        case framework::vllm:
+            out.push_back(preprocess_detail::vllm_reshape_and_cache(p, g));
+            // FP8 math on a bf16 query: scaled_fp8_quant of q before the attention kernel.
+            if (p.fp8_compute && !p.fp8_inputs)
+                out.push_back(preprocess_detail::torch_fp8_cast("scaled_fp8_quant_q", double(p.q_tokens()) * p.heads * p.head_dim, g));
+            break;
     }
     return out;
 }
