@@ -198,7 +198,7 @@ TEST_CASE("attention: pre-processing kernels are separate launches") {
         CHECK(fused.kernels.back().compulsory->l2_bytes + fused.kernels.back().compulsory->dram_bytes ==
               doctest::Approx(elements * 3));  // read bf16, write FP8
     }
-    SUBCASE("SGLang picks the attention math from the KV cache (framework_precision)") {
+    SUBCASE("SGLang picks the attention math from the KV cache (framework_fp8_math)") {
         auto p = prefill(at::framework::sglang, 1, 4096);
         p.kv_type = at::kv_dtype::fp8;
         // trtllm_mha and FA3 (sm_90) cast q to FP8: the MMAs run at the FP8 rate.

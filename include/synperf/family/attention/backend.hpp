@@ -121,30 +121,30 @@ inline std::string join(const std::vector<kernel_impl>& ks) {
                                   "; implementations that support it: " + backend_detail::join(supporting_kernels(p, g)));
 }
 
-/// The problem as framework `p.backend` runs it with implementation `k`: the math precision it picks.
-/// With an FP8 KV cache:
+/// Whether framework `p.backend` runs FP8 attention math with implementation `k`. With an FP8 KV cache:
 /// - SGLang (0.5.10 backends) casts the query to FP8 and runs FP8 attention math in trtllm_mha
 ///   (trtllm_mha_backend.py forward_extend / forward_decode) and in FA3 for head dims up to 256
 ///   (flashattention_backend.py); its Triton kernels multiply in the query's type, so FP8 only when q
 ///   arrives in FP8.
 /// - vLLM's FlashAttention backend quantizes the query (scaled_fp8_quant) and runs FA3's FP8 kernel.
 /// Otherwise, and for TensorRT-LLM, the problem's own `fp8_compute` holds.
-[[nodiscard]] inline attention_problem framework_precision(const attention_problem& p, kernel_impl k, const gpu::gpu_numbers& g) {
-    attention_problem out = p;
-    if (p.backend == framework::trtllm || p.kv_type != kv_dtype::fp8 || p.fp8_compute) return out;
-    if (p.backend == framework::sglang) {
-        const bool casts_query = k == kernel_impl::trtllm || (k == kernel_impl::fa3 && p.head_dim <= 256);
-        out.fp8_compute = casts_query || (k == kernel_impl::triton && p.fp8_inputs);
-    } else {
-        out.fp8_compute = k == kernel_impl::fa3;
-    }
-    if (out.fp8_compute && !backend_detail::supports(builtin_kernels{}, k, out, g)) out.fp8_compute = false;
-    return out;
+[[nodiscard]] inline bool framework_fp8_math(const attention_problem& p, kernel_impl k, const gpu::gpu_numbers& g) {
+    if (p.fp8_compute || p.backend == framework::trtllm || p.kv_type != kv_dtype::fp8) return p.fp8_compute;
+    const bool fp8 = p.backend == framework::sglang
+                         ? k == kernel_impl::trtllm || (k == kernel_impl::fa3 && p.head_dim <= 256) ||
+                               (k == kernel_impl::triton && p.fp8_inputs)
+                         : k == kernel_impl::fa3;
+    if (!fp8) return false;
+    attention_problem probe = p;  // copied only for FP8-cache problems
+    probe.fp8_compute = true;
+    return backend_detail::supports(builtin_kernels{}, k, probe, g);
 }
 
 /// The problem `p` as its framework runs it on `g` (implementation chosen, precision resolved).
 [[nodiscard]] inline attention_problem effective_problem(const attention_problem& p, const gpu::gpu_numbers& g) {
-    return framework_precision(p, choose_kernel(p, g), g);
+    attention_problem out = p;
+    out.fp8_compute = framework_fp8_math(p, choose_kernel(p, g), g);
+    return out;
 }
 
 /// The whole op on `g`: validates, picks the implementation and the framework's precision, plans its
@@ -153,13 +153,20 @@ inline std::string join(const std::vector<kernel_impl>& ks) {
 [[nodiscard]] inline attention_plan plan_attention(const attention_problem& p, const gpu::gpu_numbers& g) {
     validate(p);
     const kernel_impl k = choose_kernel(p, g);
-    const attention_problem run = framework_precision(p, k, g);
-    attention_plan out = backend_detail::plan(builtin_kernels{}, k, run, g);
-    out.implementation = k;
-    out.fp8_math = run.fp8_compute;
-    out.attention_kernels = out.kernels.size();
-    for (work::kernel_launch& pre : preprocess_kernels(run, g, k)) out.kernels.push_back(std::move(pre));
-    return out;
+    const auto plan_as = [&](const attention_problem& run) {
+        attention_plan out = backend_detail::plan(builtin_kernels{}, k, run, g);
+        out.implementation = k;
+        out.fp8_math = run.fp8_compute;
+        out.attention_kernels = out.kernels.size();
+        for (work::kernel_launch& pre : preprocess_kernels(run, g, k)) out.kernels.push_back(std::move(pre));
+        return out;
+    };
+    // The problem is copied (its request list with it) only when the framework changes its precision.
+    const bool fp8 = framework_fp8_math(p, k, g);
+    if (fp8 == p.fp8_compute) return plan_as(p);
+    attention_problem run = p;
+    run.fp8_compute = fp8;
+    return plan_as(run);
 }
 
 }  // namespace synperf::family::attention

@@ -14,7 +14,7 @@
 ///   rows into the cache, one warp per token row pair (4 tokens per 128-thread CTA). An FP8 cache first
 ///   casts K and V with two torch elementwise kernels; with the trtllm_mha backend the cast and store
 ///   are one Triton kernel (fused_fp8_set_kv_buffer). Where the backend runs FP8 math (backend.hpp,
-///   framework_precision) a torch cast of q to FP8 comes before the attention kernel. Inputs already in
+///   framework_fp8_math) a torch cast of q to FP8 comes before the attention kernel. Inputs already in
 ///   FP8 (`fp8_inputs`) skip the casts. RoPE runs in the model, outside the op.
 /// - vLLM (reshape_and_cache_flash): one CTA per token, min(kv_heads x d, 512) threads, FP8 cast fused;
 ///   with FP8 math its FlashAttention backend then quantizes q (scaled_fp8_quant, modelled as a cast).

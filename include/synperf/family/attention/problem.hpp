@@ -83,7 +83,7 @@ struct attention_problem {
     std::int64_t window = 0;              ///< sliding window in tokens (0: none)
     kv_dtype kv_type = kv_dtype::bf16;    ///< KV-cache element type
     bool fp8_compute = false;             ///< FP8 attention math requested (TRT-LLM FP8 context FMHA; implies fp8 KV);
-                                          ///< SGLang also picks it itself (backend.hpp, framework_precision)
+                                          ///< SGLang also picks it itself (backend.hpp, framework_fp8_math)
     bool fp8_inputs = false;              ///< q, k, v reach the op already in FP8 (implies fp8 KV): no casts before the kernel
     int page_size = 64;                   ///< paged KV-cache tokens per page
     framework backend = framework::sglang;    ///< framework whose backend runs the op
