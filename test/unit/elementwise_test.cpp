@@ -62,6 +62,7 @@ TEST_CASE("elementwise: residual add, RoPE and embedding shapes") {
     // Per token: 64 heads x 64 pairs; each pair reads and writes two fp16 values; plus one cos/sin row.
     CHECK(plan.kernels[0].tasks[0].work.l2_bytes == doctest::Approx(64.0 * 64 * 4 * 2 + 128 * 2));
     CHECK(plan.kernels[0].tasks[0].work.fma_ops == doctest::Approx(64.0 * 64 * 4));
+    CHECK(plan.kernels[0].memory_rounds == 16);  // 8 pairs per thread x (loads, stores)
 
     // Embedding: > 16 indices: grid = min(ceil(rows x cols / 128), 8 x SMs); <= 16: over the row only.
     elementwise_problem emb;
@@ -77,6 +78,7 @@ TEST_CASE("elementwise: residual add, RoPE and embedding shapes") {
     CHECK(plan.kernels[0].tasks[0].count == 64);  // 8192 / 128
     CHECK(plan.kernels[0].name == "indexSelectSmallIndex");
     CHECK(plan.shapes[0].accesses_per_thread == 32);  // 16 rows x (load, store)
+    CHECK(plan.kernels[0].memory_rounds == 32);        // each load, then its store (the index hits L1)
 }
 
 TEST_CASE("elementwise: invalid shapes give clear errors") {

@@ -38,6 +38,7 @@ TEST_CASE("rmsnorm: vLLM scalar kernel, one CTA per token, hand-worked work") {
     CHECK(cta.xu_ops == 1);                                  // one rsqrt per row
     CHECK(plan.shapes[0].vector_bytes == 2);
     CHECK(plan.shapes[0].accesses_per_thread == 16);  // 4 rounds x (x, x again, w, out)
+    CHECK(k.memory_rounds == 8);  // 4 x (load x; store out): pass 2's loads hit L1 / L2
     // Compulsory: x and out once per token, w once: 512 x 4096 x 2 x 2 + 8192 bytes, all in A100's 40 MB L2.
     REQUIRE(k.compulsory.has_value());
     CHECK(k.compulsory->l2_bytes == doctest::Approx(512.0 * 4096 * 4 + 8192));
@@ -52,6 +53,7 @@ TEST_CASE("rmsnorm: vectorized and FlashInfer launch shapes, fused add") {
     CHECK(s.threads == 256);      // fused add + norm, >= 256 tokens
     CHECK(s.cta.l2_bytes == doctest::Approx(6 * 8192 * 2));  // x, r, w read; r written, r re-read, x written
     CHECK(s.cta.fma_ops == doctest::Approx(4 * 8192 + 256));
+    CHECK(s.memory_rounds == 12);  // 4 iterations x (load x and r; store r; store x)
     p.tokens = 100;
     CHECK(synperf::family::rmsnorm_detail::shape(p).threads == 1024);  // < 256 tokens: 1024 threads
     p.hidden = 4100;  // not a multiple of 8: scalar path

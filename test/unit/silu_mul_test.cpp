@@ -33,6 +33,7 @@ TEST_CASE("silu_mul: vLLM scalar kernel, one CTA per token, hand-worked work") {
     CHECK(cta.fma_ops == doctest::Approx(5 * 11008));        // FMUL, FADD, 2 FFMA of the divide, * gate
     CHECK(cta.xu_ops == doctest::Approx(2 * 11008));         // ex2, rcp
     CHECK(plan.shapes[0].accesses_per_thread == 33);
+    CHECK(k.memory_rounds == 22);  // per iteration: the two loads (together), then the store
     CHECK(plan.shapes[0].vector_bytes == 2);
     REQUIRE(k.compulsory.has_value());
     CHECK(k.compulsory->xu_ops == doctest::Approx(2.0 * 300 * 11008));

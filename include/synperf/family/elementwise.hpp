@@ -131,7 +131,7 @@ inline memory_bound::launch_shape shape(const elementwise_problem& p, const gpu:
             s.ctas = p.rows;
             s.vector_bytes = int(e);
             s.accesses_per_thread = 6.0 * double(ceil_div(pairs, s.threads));
-            s.memory_rounds = double(ceil_div(pairs, s.threads));  // a pair's loads overlap, then its stores
+            s.memory_rounds = 2.0 * double(ceil_div(pairs, s.threads));  // a pair's loads overlap, then its stores
             s.cta.l2_bytes = double(pairs) * 4.0 * e + rot(p) * e;
             s.cta.fma_ops = double(pairs) * 4.0;
             s.name = "rotary_embedding_kernel_neox";
@@ -144,7 +144,7 @@ inline memory_bound::launch_shape shape(const elementwise_problem& p, const gpu:
             s.ctas = std::min(ceil_div(small ? p.cols : p.rows * p.cols, 128), cap);
             s.vector_bytes = int(e);
             s.accesses_per_thread = 2.0 * std::ceil(n / (double(s.ctas) * s.threads));
-            s.memory_rounds = s.accesses_per_thread;  // the gather waits for its index
+            s.memory_rounds = s.accesses_per_thread;  // the row load, then the store (the index load hits L1)
             s.cta.l2_bytes = (2.0 * n * e + double(p.rows) * 8.0) / double(s.ctas);
             s.name = small ? "indexSelectSmallIndex" : "indexSelectLargeIndex";
             break;

@@ -35,7 +35,7 @@ struct launch_shape {
     int smem = 0;                   ///< shared memory per CTA, bytes
     int vector_bytes = 2;           ///< bytes one thread moves per global access
     double accesses_per_thread = 0; ///< global accesses (loads + stores) one thread makes, in its CTA
-    double memory_rounds = 0;       ///< of those, the round trips it waits for in order (the latency floor)
+    double memory_rounds = 0;       ///< memory rounds a thread goes through in order (`kernel_launch::memory_rounds`)
     work::task_work cta;            ///< one CTA's work (l2_bytes = bytes it requests through L2)
 };
 

@@ -86,7 +86,10 @@ inline memory_bound::launch_shape shape(const rmsnorm_problem& p) {
     // Plain: pass 1 loads x; pass 2 loads x (L1) and w, stores out. Fused: pass 1 loads x, r and stores
     // r; pass 2 loads r (L2; FlashInfer: shared memory) and w, stores x.
     s.accesses_per_thread = rounds * (p.fused_add ? 6.0 : 4.0);
-    s.memory_rounds = 2.0 * rounds;  // each pass waits for its loads once per iteration
+    // Rounds per iteration: each group of loads that goes to DRAM, and each store. Pass 2's loads of x (or r) and
+    // w hit L1 / L2 (this CTA just touched the row; w is shared by every CTA), so they add none.
+    // Plain: load x; store out. Fused: load x and r; store r; store x.
+    s.memory_rounds = (p.fused_add ? 3.0 : 2.0) * rounds;
     s.cta.l2_bytes = p.fused_add ? (p.impl == rmsnorm_impl::flashinfer ? 5.0 : 6.0) * row : 3.0 * row;
     s.cta.smem_bytes = p.fused_add && p.impl == rmsnorm_impl::flashinfer ? 2.0 * double(h) * 4.0 : 0.0;
     s.cta.fma_ops = (p.fused_add ? 4.0 : 3.0) * double(h) + s.threads;  // + the block reduction's adds

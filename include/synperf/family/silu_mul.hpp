@@ -61,7 +61,7 @@ inline memory_bound::launch_shape shape(const silu_mul_problem& p) {
     s.vector_bytes = vec * e;
     const double rounds = double(memory_bound::ceil_div(p.d, std::int64_t(s.threads) * vec));
     s.accesses_per_thread = 3.0 * rounds;  // load x, load the gate, store
-    s.memory_rounds = rounds;              // the two loads of an iteration overlap; the store does not wait
+    s.memory_rounds = 2.0 * rounds;        // per iteration: the two loads' round trip (they overlap), then the store's
     s.cta.l2_bytes = 3.0 * double(p.d) * e;
     s.cta.fma_ops = fma_per_element * double(p.d);
     s.cta.xu_ops = xu_per_element * double(p.d);

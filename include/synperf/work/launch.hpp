@@ -37,9 +37,11 @@ struct kernel_launch {
     /// that cannot stay resident in L2 (`dram_bytes`) and the bytes L2 can serve (`l2_bytes`). The theoretical
     /// time (a lower bound) is computed from it; when absent, from the scheduled tasks' total work.
     std::optional<task_work> compulsory;
-    /// Dependent global-memory round trips each thread of a CTA waits for, in order (0: not modelled). A
-    /// kernel whose launch the code fixes (one CTA per token, narrow accesses) cannot hide memory latency
-    /// when its grid is small: its theoretical time is then at least waves x rounds x a nominal latency.
+    /// Global-memory rounds each thread of a CTA goes through in order (0: not modelled): one per group of
+    /// loads that miss on chip (loads issued together overlap) and one per store; loads that hit L1 or L2
+    /// (data the CTA just touched, a small tensor every CTA shares) add none. A kernel whose launch the code
+    /// fixes (one CTA per token, narrow accesses) cannot hide memory latency when its grid is small: its
+    /// theoretical time is then at least waves x rounds x a nominal latency.
     double memory_rounds = 0;
 };
 
