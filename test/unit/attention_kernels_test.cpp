@@ -13,6 +13,7 @@
 #include "synperf/family/attention/fa2.hpp"
 #include "synperf/family/attention/fa3.hpp"
 #include "synperf/family/attention/flashinfer.hpp"
+#include "synperf/family/attention/trtllm.hpp"
 #include "synperf/hw/a10.hpp"
 #include "synperf/hw/a100_sxm.hpp"
 #include "synperf/hw/b200_sxm.hpp"
@@ -400,6 +401,33 @@ TEST_CASE("fa3 decode: static split bound, per-request dynamic splits and the co
     CHECK(many.splits == 1);
     REQUIRE(many.kernels.size() == 2);
     CHECK(total(many.kernels[1], &task_work::l2_bytes) == 0);
+}
+
+TEST_CASE("trtllm decode: XQA multi-block is off for an FP8 cache on sm_89 and sm_120, so small batches run MMHA") {
+    // L40S (142 SMs), 32 heads over 8 KV heads, d = 128, 8192 KV tokens.
+    // bf16, batch 2: gain test 8 x 2 x (8192 / 512) x 4 = 1024 >= 142 -> XQA; multi-block count
+    // min(16, round(sqrt(16 x 8)) = 11) = 11, 2 x 8 x 11 / 142 = 1.2 waves (no cut back).
+    attention_problem p = decode(2, 8192, 32, 8, 128);
+    p.backend = attn::framework::trtllm;
+    attn::attention_plan plan = attn::trtllm::plan(p, l40s);
+    CHECK(plan.variant == "trtllm_xqa");
+    CHECK(plan.splits == 11);
+    // FP8 cache: no multi-block, so the gain test is 8 x 2 x 1 x 4 = 64 < 142 -> MMHA.
+    p.kv_type = attn::kv_dtype::fp8;
+    plan = attn::trtllm::plan(p, l40s);
+    CHECK(plan.variant == "trtllm_mmha");
+    // Batch 8: 8 x 8 x 4 = 256 >= 142 -> XQA, one CTA per (KV head, request).
+    attention_problem wide = decode(8, 8192, 32, 8, 128);
+    wide.backend = attn::framework::trtllm;
+    wide.kv_type = attn::kv_dtype::fp8;
+    plan = attn::trtllm::plan(wide, l40s);
+    CHECK(plan.variant == "trtllm_xqa");
+    CHECK(plan.splits == 1);
+    CHECK(attn::trtllm::plan(wide, synperf::hw::rtx_5090::numbers).splits == 1);  // sm_120: the same rule
+    // sm_90 keeps multi-block with an FP8 cache (the QGMMA kernel).
+    plan = attn::trtllm::plan(p, h100);
+    CHECK(plan.variant == "trtllm_xqa_gmma");
+    CHECK(plan.splits > 1);
 }
 
 TEST_CASE("fa2 varlen grid: CTAs past a short request's rows exit without work") {

@@ -26,7 +26,9 @@
 /// - sm_80/86/89/90/120: XQA (one CTA per (KV-split, KV head, request) covering the g query heads) when
 ///   the head size is 64/128/256 and the batch has enough CTAs (kv_heads x batch x max(1, kv / 512) x 4
 ///   >= SMs, DecoderXQARunner::mayHavePerfGain); multi-block count from computeMultiBlockCount (kv / 512,
-///   at most sqrt(8 x that), cut back to 8 waves, workspace cap); merge in the kernel. Otherwise MMHA
+///   at most sqrt(8 x that), cut back to 8 waves, workspace cap); merge in the kernel. With an FP8 cache below
+///   sm_90 and from sm_120 on, multi-block mode is off: one CTA per (KV head, request), and the kv / 512
+///   factor of the gain test is 1, so small batches fall back to MMHA. Otherwise MMHA
 ///   (masked multi-head attention on CUDA cores, one CTA per (query head, request, split)), whose split
 ///   count is approximated with the same rule over query heads.
 /// FP8 context (fp8_compute) runs on the FP8 tensor rate; XQA with an FP8 cache on sm_90 is the QGMMA
@@ -98,9 +100,18 @@ inline bool xqa_supported(const attention_problem& p) noexcept {
     return (d == 64 || d == 128 || d == 256) && p.dv() == d && p.group_size() <= 32;
 }
 
+/// Whether XQA may split the KV of a sequence across CTAs: TensorRT-LLM turns multi-block mode off for an FP8
+/// cache below sm_90 and on sm_120 and later (convertMMHAParamsToXQAParams), where its HMMA kernel converts
+/// every cached FP8 element to 16 bit.
+inline bool xqa_multi_block(const attention_problem& p, const gpu::gpu_numbers& g) noexcept {
+    const int sm = g.sm_version();
+    return !(p.kv_type == kv_dtype::fp8 && (sm < 90 || sm >= 120));
+}
+
 inline bool xqa_has_gain(const attention_problem& p, const gpu::gpu_numbers& g) noexcept {
-    const double blocks = double(p.kv_heads) * double(p.batch()) *
-                          double(std::max<std::int64_t>(1, max_kv_len(p) / min_history_tokens_per_block));
+    const std::int64_t per_sequence =
+        xqa_multi_block(p, g) ? std::max<std::int64_t>(1, max_kv_len(p) / min_history_tokens_per_block) : 1;
+    const double blocks = double(p.kv_heads) * double(p.batch()) * double(per_sequence);
     return blocks * enable_min_block_factor >= double(g.sm_count);
 }
 
@@ -218,7 +229,7 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         for (const auto& r : p.requests)
             add_decode_splits(k, p, r, q_ctas * p.kv_heads, splits, 128, base, double(std::min(grp, qt)), true);
     } else if (xqa_supported(p) && xqa_has_gain(p, g)) {
-        const int splits = multi_block_count(batch, p.kv_heads, history, g.sm_count);
+        const int splits = xqa_multi_block(p, g) ? multi_block_count(batch, p.kv_heads, history, g.sm_count) : 1;
         const bool gmma = g.cc_major == 9 && p.kv_type == kv_dtype::fp8;
         out.variant = gmma ? "trtllm_xqa_gmma" : "trtllm_xqa";
         out.tile_q = gmma ? 64 : int(round_up(grp, 16));  // wgmma M = 64; mma.sync M = 16
