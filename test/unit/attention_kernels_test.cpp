@@ -430,6 +430,22 @@ TEST_CASE("trtllm decode: XQA multi-block is off for an FP8 cache on sm_89 and s
     CHECK(plan.splits > 1);
 }
 
+TEST_CASE("trtllm decode: plain MHA runs MMHA, which converts an FP8 cache in software below sm_90") {
+    // 32 heads over 32 KV heads: XQA leaves plain MHA (beam 1) to MMHA, even with a batch large enough to gain.
+    attention_problem p = decode(64, 4096, 32, 32, 128);
+    p.backend = attn::framework::trtllm;
+    CHECK(attn::trtllm::plan(p, l40s).variant == "trtllm_mmha");
+    const double bf16_fma = total(attn::trtllm::plan(p, l40s).kernels[0], &task_work::fma_ops);
+    p.kv_type = attn::kv_dtype::fp8;
+    // Each query head's CTA converts its KV head's 4096 x (128 + 128) cached elements: 24 FP32-lane slots each on
+    // sm_89 (the sm_86 build's software path), half a slot on sm_90 and later.
+    const double convert = 64.0 * 32 * 4096 * 256;
+    CHECK(total(attn::trtllm::plan(p, l40s).kernels[0], &task_work::fma_ops) == doctest::Approx(bf16_fma + 24 * convert));
+    CHECK(total(attn::trtllm::plan(p, h100).kernels[0], &task_work::fma_ops) ==
+          doctest::Approx(total(attn::trtllm::plan(decode(64, 4096, 32, 32, 128), h100).kernels[0], &task_work::fma_ops) +
+                          0.5 * convert));
+}
+
 TEST_CASE("fa2 varlen grid: CTAs past a short request's rows exit without work") {
     attention_problem p = prefill(1, 1, 1, 4, 4, 128);
     p.requests = attn::ragged_batch({1024, 128}, {1024, 128});

@@ -24,6 +24,7 @@ struct flash_tile_shape {
     bool tensor_cores = true; ///< QK^T and PV on tensor cores (else on FP32 FMA lanes, e.g. decode on CUDA cores)
     gpu::tensor_dtype mma_type = gpu::tensor_dtype::bf16;  ///< tensor input type (fp8 for FP8 FMHA)
     double kv_reads = 1;      ///< how many times the K/V run is read by this tile (1 unless re-read per row block)
+    double kv_convert_ops = 0;  ///< FP32-lane slots to convert one loaded K/V element (an FP8 cache read in 16 bit)
 };
 
 /// Work one tile puts on the pipes and on L2 (DRAM traffic is assigned by the kernel, not per tile).
@@ -42,6 +43,7 @@ struct flash_tile_shape {
         w.fma_ops = mma / 2.0 + 3.0 * pairs;
     }
     w.xu_ops = pairs + s.rows * (s.kv / 64.0);  // one exp2 per score, plus the row rescale exp2 per block
+    w.fma_ops += s.kv * double(s.head_dim + s.v_head_dim) * s.kv_reads * s.kv_convert_ops;
     const double kv_load = s.kv * double(s.head_dim + s.v_head_dim) * s.kv_bytes * s.kv_reads;
     const double q_o = s.rows * double(s.head_dim + s.v_head_dim) * s.q_bytes;
     w.l2_bytes = kv_load + q_o;

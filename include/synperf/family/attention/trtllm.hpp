@@ -24,13 +24,14 @@
 ///   every work unit is then equal, and a persistent grid of one CTA per SM places them exactly as the
 ///   hardware dispatcher does, so both cases are modelled as hardware dispatch.
 /// - sm_80/86/89/90/120: XQA (one CTA per (KV-split, KV head, request) covering the g query heads) when
-///   the head size is 64/128/256 and the batch has enough CTAs (kv_heads x batch x max(1, kv / 512) x 4
-///   >= SMs, DecoderXQARunner::mayHavePerfGain); multi-block count from computeMultiBlockCount (kv / 512,
+///   the head size is 64/128/256, 2 to 32 query heads share a KV head and the batch has enough CTAs
+///   (kv_heads x batch x max(1, kv / 512) x 4 >= SMs, DecoderXQARunner::mayHavePerfGain); multi-block count from computeMultiBlockCount (kv / 512,
 ///   at most sqrt(8 x that), cut back to 8 waves, workspace cap); merge in the kernel. With an FP8 cache below
 ///   sm_90 and from sm_120 on, multi-block mode is off: one CTA per (KV head, request), and the kv / 512
-///   factor of the gain test is 1, so small batches fall back to MMHA. Otherwise MMHA
+///   factor of the gain test is 1, so small batches fall back to MMHA. Otherwise (plain MHA included) MMHA
 ///   (masked multi-head attention on CUDA cores, one CTA per (query head, request, split)), whose split
-///   count is approximated with the same rule over query heads.
+///   count is approximated with the same rule over query heads; below sm_90 it converts an FP8 cache in
+///   software (mmha_fp8_convert_ops).
 /// FP8 context (fp8_compute) runs on the FP8 tensor rate; XQA with an FP8 cache on sm_90 is the QGMMA
 /// (FP8 wgmma) kernel, elsewhere FP8 K/V are converted to 16 bit before the MMA.
 #include <algorithm>
@@ -95,9 +96,21 @@ struct grid_tile {
 /// Query-head tile of trtllm-gen's generation kernels (g padded to the next supported N).
 [[nodiscard]] constexpr int gen_q_tile(int g) noexcept { return g <= 8 ? 8 : g <= 16 ? 16 : g <= 32 ? 32 : 64; }
 
+/// XQA's HMMA / QGMMA support (supportConfigCommon, supportConfigHMMA): head size 64 / 128 / 256, 2 to 32 query
+/// heads per KV head; plain MHA with beam 1 is left to MMHA.
 inline bool xqa_supported(const attention_problem& p) noexcept {
     const int d = p.head_dim;
-    return (d == 64 || d == 128 || d == 256) && p.dv() == d && p.group_size() <= 32;
+    return (d == 64 || d == 128 || d == 256) && p.dv() == d && p.group_size() >= 2 && p.group_size() <= 32;
+}
+
+/// FP32-lane slots MMHA spends converting one FP8 cache element to 16 bit. TensorRT-LLM builds its MMHA kernels
+/// for sm_80 / 86 / 90 / 100 / 120 and runs the sm_86 code on sm_89 (cuda_configuration.cmake), so below sm_90 the
+/// conversion takes cuda_fp8.hpp's software path (sign, exponent and mantissa extracted and re-biased, NaN and
+/// denormal checks: about a dozen integer instructions, at half the FP32 lane rate on sm_8x); from sm_90 on it is
+/// one cvt per two elements.
+inline double mmha_fp8_convert_ops(const attention_problem& p, const gpu::gpu_numbers& g) noexcept {
+    if (p.kv_type != kv_dtype::fp8) return 0.0;
+    return g.sm_version() < 90 ? 24.0 : 0.5;
 }
 
 /// Whether XQA may split the KV of a sequence across CTAs: TensorRT-LLM turns multi-block mode off for an FP8
@@ -254,6 +267,7 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         out.splits = splits;
         base.rows = 1;
         base.tensor_cores = false;
+        base.kv_convert_ops = mmha_fp8_convert_ops(p, g);  // every query head's CTA converts its KV head's cache
         k.name = "masked_multihead_attention_kernel_h" + std::to_string(d) + "_kv" + cache + (splits > 1 ? "_multiblock" : "");
         const std::int64_t chunk = ceil_div(std::max<std::int64_t>(history, 1), splits);
         const int logits = int(std::min<std::int64_t>(chunk * 4 + 4096, std::max(4096, g.smem_per_cta_bytes - 2048)));
