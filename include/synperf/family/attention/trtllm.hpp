@@ -25,13 +25,13 @@
 ///   hardware dispatcher does, so both cases are modelled as hardware dispatch.
 /// - sm_80/86/89/90/120: XQA (one CTA per (KV-split, KV head, request) covering the g query heads) when
 ///   the head size is 64/128/256, 2 to 32 query heads share a KV head and the batch has enough CTAs
-///   (kv_heads x batch x max(1, kv / 512) x 4 >= SMs, DecoderXQARunner::mayHavePerfGain); multi-block count from computeMultiBlockCount (kv / 512,
-///   at most sqrt(8 x that), cut back to 8 waves, workspace cap); merge in the kernel. With an FP8 cache below
-///   sm_90 and from sm_120 on, multi-block mode is off: one CTA per (KV head, request), and the kv / 512
-///   factor of the gain test is 1, so small batches fall back to MMHA. Otherwise (plain MHA included) MMHA
-///   (masked multi-head attention on CUDA cores, one CTA per (query head, request, split)), whose split
-///   count is approximated with the same rule over query heads; below sm_90 it converts an FP8 cache in
-///   software (mmha_fp8_convert_ops).
+///   (kv_heads x batch x max(1, kv / 512) x 4 >= SMs, DecoderXQARunner::mayHavePerfGain); multi-block count
+///   from computeMultiBlockCount (kv / 512, at most sqrt(8 x that), cut back to 8 waves, workspace cap);
+///   merge in the kernel. With an FP8 cache below sm_90 and from sm_120 on, multi-block mode is off: one CTA
+///   per (KV head, request), and the kv / 512 factor of the gain test is 1, so small batches fall back to
+///   MMHA. Otherwise (plain MHA included) MMHA (masked multi-head attention on CUDA cores, one CTA per (query
+///   head, request, split)), whose split count is approximated with the same rule over query heads; below
+///   sm_90 it converts an FP8 cache in software (mmha_fp8_convert_ops).
 /// FP8 context (fp8_compute) runs on the FP8 tensor rate; XQA with an FP8 cache on sm_90 is the QGMMA
 /// (FP8 wgmma) kernel, elsewhere FP8 K/V are converted to 16 bit before the MMA.
 #include <algorithm>
@@ -114,8 +114,7 @@ inline double mmha_fp8_convert_ops(const attention_problem& p, const gpu::gpu_nu
 }
 
 /// Whether XQA may split the KV of a sequence across CTAs: TensorRT-LLM turns multi-block mode off for an FP8
-/// cache below sm_90 and on sm_120 and later (convertMMHAParamsToXQAParams), where its HMMA kernel converts
-/// every cached FP8 element to 16 bit.
+/// cache below sm_90 and on sm_120 and later (convertMMHAParamsToXQAParams).
 inline bool xqa_multi_block(const attention_problem& p, const gpu::gpu_numbers& g) noexcept {
     const int sm = g.sm_version();
     return !(p.kv_type == kv_dtype::fp8 && (sm < 90 || sm >= 120));
