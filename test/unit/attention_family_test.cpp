@@ -3,6 +3,7 @@
 // shape in KV length, prefill features on every catalogue GPU, and the predictor's run-time dispatch check.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -54,6 +55,14 @@ synperf::gpu::gpu_numbers gpu(std::string_view name) { return synperf::gpu::find
 template <class F>
 synperf::prediction analyze(const at::attention_problem& p, const synperf::gpu::gpu_numbers& g) {
     return synperf::predictor_detail::analyze<F>(p, g, synperf::predictor_detail::schedule_by_dispatch{});
+}
+
+/// Position of a feature in family F's inputs.
+template <class F>
+std::size_t feature_index(std::string_view name) {
+    const auto it = std::find(F::feature_names.begin(), F::feature_names.end(), name);
+    REQUIRE(it != F::feature_names.end());
+    return static_cast<std::size_t>(it - F::feature_names.begin());
 }
 
 }  // namespace
@@ -319,6 +328,25 @@ TEST_CASE("attention: the decode bound grows with KV length at DRAM speed") {
             const double bytes = 64.0 * 8 * 256 * 2 * 65536;
             const double expected = bytes / (g.dram_gbps * 1e3);
             CHECK((t2 - t1) == doctest::Approx(expected).epsilon(0.10));
+        }
+    }
+}
+
+TEST_CASE("attention: an op of tiny kernels is bounded by one launch floor per kernel") {
+    for (const char* name : {"h100_sxm", "b200_sxm", "rtx_pro_6000_server", "a100_sxm"}) {
+        const auto g = gpu(name);
+        for (const at::framework f : {at::framework::trtllm, at::framework::sglang}) {
+            CAPTURE(name);
+            CAPTURE(at::to_string(f));
+            at::attention_problem p = decode(f, 1, 2);
+            const auto tiny = analyze<attention_decode>(p, g);
+            CHECK(tiny.theoretical_us == doctest::Approx(synperf::work::back_to_back_launch_us * tiny.kernels.size()));
+            for (const auto& k : tiny.kernels) CHECK(k.bottleneck == "launch");
+            const std::size_t launch_ratio = feature_index<attention_decode>("launch_ratio");
+            CHECK(tiny.features[launch_ratio] == doctest::Approx(1.0));
+            // A long KV cache leaves the floor far below the work.
+            const auto big = analyze<attention_decode>(decode(f, 64, 65536), g);
+            CHECK(big.features[launch_ratio] < 0.01);
         }
     }
 }

@@ -329,3 +329,34 @@ TEST_CASE("analysis: a kernel's memory rounds set a latency floor of waves x rou
     k.memory_rounds = std::nan("");
     CHECK_THROWS_AS((void)synperf::features::analyze(k, s, g), synperf::invalid_argument);
 }
+
+TEST_CASE("analysis: a launch floor bounds a kernel whose work is smaller") {
+    const synperf::gpu::gpu_numbers& g = hw::h100_sxm::numbers;
+    synperf::work::kernel_launch k;
+    k.name = "tiny";
+    k.launch = {128, 32, 0};
+    synperf::work::task_work cta;
+    cta.dram_bytes = 4096;
+    k.tasks.push_back({cta, 1});
+    const auto s = scheduler::run_scheduler(k.dispatch, std::span<const synperf::work::task_class>(k.tasks), g, {});
+    const auto unfloored = synperf::features::analyze(k, s, g);
+    CHECK(unfloored.launch_floor_cycles == 0.0);
+    CHECK(synperf::features::cycles_to_us(unfloored.theoretical_cycles, g) < 0.01);
+
+    k.launch_floor_us = synperf::work::back_to_back_launch_us;
+    const auto floored = synperf::features::analyze(k, s, g);
+    CHECK(synperf::features::cycles_to_us(floored.theoretical_cycles, g) == doctest::Approx(1.0));
+    CHECK(floored.limiter == synperf::features::bottleneck::launch);
+    CHECK(synperf::features::to_string(floored.limiter) == "launch");
+
+    // Work above the floor keeps its own bound and limiter.
+    k.tasks.front().work.dram_bytes = 64e6;
+    const auto s_big = scheduler::run_scheduler(k.dispatch, std::span<const synperf::work::task_class>(k.tasks), g, {});
+    const auto big = synperf::features::analyze(k, s_big, g);
+    CHECK(big.limiter == synperf::features::bottleneck::dram);
+    CHECK(synperf::features::cycles_to_us(big.theoretical_cycles, g) > 1.0);
+
+    k.launch_floor_us = -1;
+    CHECK_THROWS_WITH_AS((void)synperf::features::analyze(k, s, g), doctest::Contains("launch_floor_us must be finite and >= 0"),
+                         synperf::invalid_argument);
+}

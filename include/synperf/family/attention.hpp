@@ -43,11 +43,11 @@ struct attention_family_base {
     /// in µs), so a GPU whose pipes are all faster or slower looks like the training GPUs with the same
     /// balance; absolute cycle counts and a CTAs-per-SM count named the training GPUs instead (A100's two
     /// fmha_v2 CTAs per SM, a value no training GPU ran on most rows, made its prefill 2-4x too slow).
-    static constexpr std::array<std::string_view, 33> feature_names{
+    static constexpr std::array<std::string_view, 34> feature_names{
         "theoretical_us", "tensor_all_ratio", "tensor_sm_max_ratio", "fma_all_ratio", "fma_sm_max_ratio",
         "xu_all_ratio", "xu_sm_max_ratio", "l2_all_ratio", "l2_sm_max_ratio", "smem_sm_max_ratio",
         "dram_sm_max_ratio", "dram_ratio", "l2_resident_ratio", "preprocess_ratio", "preprocess_sm_max_ratio",
-        "combine_ratio", "waves", "tasks_per_sm", "busy_sm_fraction", "imbalance", "splits", "kernels", "q_tokens",
+        "combine_ratio", "launch_ratio", "waves", "tasks_per_sm", "busy_sm_fraction", "imbalance", "splits", "kernels", "q_tokens",
         "kv_tokens", "batch", "heads", "group_size", "head_dim", "causal", "window", "kv_fp8", "fp8_compute",
         "kv_footprint_over_l2"};
     static constexpr std::size_t feature_count = feature_names.size();
@@ -83,9 +83,10 @@ struct attention_family_base {
                                                       const gpu::gpu_numbers& g) {
         const std::size_t n_attn = std::min(plan.attention_kernels, kf.size());
         work::pipe_cycles all, busiest;
-        double dram = 0, resident = 0, attn_cycles = 0, pre_cycles = 0, pre_busiest = 0, combine = 0;
+        double dram = 0, resident = 0, attn_cycles = 0, pre_cycles = 0, pre_busiest = 0, combine = 0, launch = 0;
         for (std::size_t i = 0; i < kf.size(); ++i) {
             const features::kernel_features& k = kf[i];
+            launch += k.launch_floor_cycles;
             if (i < n_attn) {
                 all.tensor += k.all.tensor;
                 all.fma += k.all.fma;
@@ -128,6 +129,7 @@ struct attention_family_base {
                 ratio(pre_cycles),
                 ratio(pre_busiest),
                 ratio(combine),
+                ratio(launch),
                 main != nullptr ? main->waves : 0.0,
                 main != nullptr ? main->tasks / g.sm_count : 0.0,
                 main != nullptr ? double(main->busy_sms) / g.sm_count : 0.0,

@@ -16,7 +16,7 @@
 namespace synperf::features {
 
 /// The pipe or memory level that sets a kernel's theoretical time.
-enum class bottleneck { tensor, fma, xu, dram, l2, smem, latency };
+enum class bottleneck { tensor, fma, xu, dram, l2, smem, latency, launch };
 
 [[nodiscard]] constexpr std::string_view to_string(bottleneck b) noexcept {
     switch (b) {
@@ -27,6 +27,7 @@ enum class bottleneck { tensor, fma, xu, dram, l2, smem, latency };
         case bottleneck::l2: return "l2";
         case bottleneck::smem: return "smem";
         case bottleneck::latency: return "latency";
+        case bottleneck::launch: return "launch";
     }
     return "?";
 }
@@ -45,6 +46,7 @@ struct kernel_features {
     double resident_l2_cycles = 0;      ///< compulsory bytes L2 can hold, at full L2 bandwidth
     double theoretical_cycles = 0;      ///< lower bound: max over pipes (whole GPU) and memory levels
     double latency_floor_cycles = 0;    ///< waves x memory rounds x nominal latency (0 when not modelled)
+    double launch_floor_cycles = 0;     ///< the launch's own floor (`kernel_launch::launch_floor_us`)
     bottleneck limiter = bottleneck::tensor;
     double waves = 0;
     double tasks = 0;
@@ -61,7 +63,8 @@ struct kernel_features {
 /// (the busiest SM's cycles), tile padding and tile re-reads are features only: they depend on launch
 /// choices a library may make better than the decomposer guesses, so charging them would break the bound.
 /// The one exception is a kernel that states its memory rounds (`kernel_launch::memory_rounds`), whose launch
-/// is fixed by its code: its time is at least its waves' dependent memory round trips at a nominal latency.
+/// is fixed by its code: its time is at least its waves' dependent memory round trips at a nominal latency;
+/// and a kernel that states a launch floor takes at least that long.
 [[nodiscard]] inline kernel_features analyze(const work::kernel_launch& k, const scheduler::schedule_result& s,
                                              const gpu::gpu_numbers& g) {
     kernel_features f;
@@ -91,6 +94,10 @@ struct kernel_features {
         synperf::detail::report_error("kernel '" + k.name + "': memory_rounds must be finite and >= 0, got " +
                                       std::to_string(k.memory_rounds));
     f.latency_floor_cycles = s.waves * k.memory_rounds * nominal_memory_latency_cycles;
+    if (!(std::isfinite(k.launch_floor_us) && k.launch_floor_us >= 0.0))
+        synperf::detail::report_error("kernel '" + k.name + "': launch_floor_us must be finite and >= 0, got " +
+                                      std::to_string(k.launch_floor_us));
+    f.launch_floor_cycles = k.launch_floor_us * g.tensor_clock_mhz;
 
     struct candidate {
         double cycles;
@@ -101,7 +108,8 @@ struct kernel_features {
                            {bound.xu, bottleneck::xu},
                            {f.compulsory_dram_cycles, bottleneck::dram},
                            {f.resident_l2_cycles, bottleneck::l2},
-                           {f.latency_floor_cycles, bottleneck::latency}};
+                           {f.latency_floor_cycles, bottleneck::latency},
+                           {f.launch_floor_cycles, bottleneck::launch}};
     const auto best = std::max_element(std::begin(c), std::end(c),
                                        [](const candidate& a, const candidate& b) { return a.cycles < b.cycles; });
     f.theoretical_cycles = best->cycles;

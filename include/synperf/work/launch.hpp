@@ -43,6 +43,14 @@ struct kernel_launch {
     /// fixes (one CTA per token, narrow accesses) cannot hide memory latency when its grid is small: its
     /// theoretical time is then at least waves x rounds x a nominal latency.
     double memory_rounds = 0;
+    /// Least time the launch itself adds to an op timed around several kernels (0: not modelled): a kernel
+    /// issued back to back on a stream still takes its launch and drain, so an op of tiny kernels is bounded
+    /// by their count, not by their (near zero) work. See `back_to_back_launch_us`.
+    double launch_floor_us = 0;
 };
+
+/// Launch floor of one kernel issued back to back on a stream, in microseconds: a round lower bound. The
+/// smallest time per kernel of any op in the attention tables is 1.6 µs (five small kernels in 8.2 µs).
+inline constexpr double back_to_back_launch_us = 1.0;
 
 }  // namespace synperf::work

@@ -28,6 +28,7 @@
 #include "synperf/family/attention/preprocess.hpp"
 #include "synperf/family/attention/problem.hpp"
 #include "synperf/family/attention/triton.hpp"
+#include "synperf/work/launch.hpp"
 #include "synperf/family/attention/trtllm.hpp"
 #include "synperf/gpu/numbers.hpp"
 
@@ -149,7 +150,7 @@ inline std::string join(const std::vector<kernel_impl>& ks) {
 
 /// The whole op on `g`: validates, picks the implementation and the framework's precision, plans its
 /// kernels, then appends the pre-processing launches when `p.preprocess` (kernels = attention, combine,
-/// pre-processing).
+/// pre-processing). Every kernel is timed inside the op, so each carries the back-to-back launch floor.
 [[nodiscard]] inline attention_plan plan_attention(const attention_problem& p, const gpu::gpu_numbers& g) {
     validate(p);
     const kernel_impl k = choose_kernel(p, g);
@@ -159,6 +160,7 @@ inline std::string join(const std::vector<kernel_impl>& ks) {
         out.fp8_math = run.fp8_compute;
         out.attention_kernels = out.kernels.size();
         for (work::kernel_launch& pre : preprocess_kernels(run, g, k)) out.kernels.push_back(std::move(pre));
+        for (work::kernel_launch& launch : out.kernels) launch.launch_floor_us = work::back_to_back_launch_us;
         return out;
     };
     // The problem is copied (its request list with it) only when the framework changes its precision.
