@@ -47,8 +47,8 @@ struct attention_family_base {
         "theoretical_us", "tensor_all_ratio", "tensor_sm_max_ratio", "fma_all_ratio", "fma_sm_max_ratio",
         "xu_all_ratio", "xu_sm_max_ratio", "l2_all_ratio", "l2_sm_max_ratio", "smem_sm_max_ratio",
         "dram_sm_max_ratio", "dram_ratio", "l2_resident_ratio", "preprocess_ratio", "preprocess_sm_max_ratio",
-        "combine_ratio", "launch_ratio", "waves", "tasks_per_sm", "busy_sm_fraction", "imbalance", "splits", "kernels", "q_tokens",
-        "kv_tokens", "batch", "heads", "group_size", "head_dim", "causal", "window", "kv_fp8", "fp8_compute",
+        "combine_ratio", "launch_ratio", "waves", "tasks_per_sm", "busy_sm_fraction", "imbalance", "splits", "kernels",
+        "q_tokens", "kv_tokens", "batch", "heads", "group_size", "head_dim", "causal", "window", "kv_fp8", "fp8_compute",
         "kv_footprint_over_l2"};
     static constexpr std::size_t feature_count = feature_names.size();
 

@@ -28,9 +28,9 @@
 #include "synperf/family/attention/preprocess.hpp"
 #include "synperf/family/attention/problem.hpp"
 #include "synperf/family/attention/triton.hpp"
-#include "synperf/work/launch.hpp"
 #include "synperf/family/attention/trtllm.hpp"
 #include "synperf/gpu/numbers.hpp"
+#include "synperf/work/launch.hpp"
 
 namespace synperf::family::attention {
 
