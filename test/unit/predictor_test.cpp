@@ -6,11 +6,13 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "synperf/cost/concept.hpp"
@@ -24,6 +26,8 @@
 #include "synperf/hw/h100_sxm.hpp"
 #include "synperf/scheduler/hardware_round_robin.hpp"
 #include "synperf/scheduler/min_heap_persistent.hpp"
+#include "synperf/scheduler/run.hpp"
+#include "synperf/work/launch.hpp"
 #include "test_gpus.hpp"
 
 namespace {
@@ -98,6 +102,21 @@ struct wave_penalty {
     }
 };
 static_assert(synperf::cost::CostModel<wave_penalty>);
+
+/// One launch of `count` equal CTAs doing `cta`, and its schedule on `g`.
+struct scheduled_launch {
+    synperf::work::kernel_launch kernel;
+    synperf::scheduler::schedule_result schedule;
+};
+scheduled_launch schedule_one_class(std::string name, synperf::work::launch_config launch, const synperf::work::task_work& cta,
+                                    std::int64_t count, const synperf::gpu::gpu_numbers& g) {
+    synperf::work::kernel_launch k;
+    k.name = std::move(name);
+    k.launch = launch;
+    k.tasks.push_back({cta, count});
+    auto s = synperf::scheduler::run_scheduler(k.dispatch, std::span<const synperf::work::task_class>(k.tasks), g, {});
+    return {std::move(k), std::move(s)};
+}
 
 }  // namespace
 
@@ -305,13 +324,9 @@ TEST_CASE("runtime_predictor: rejects invalid GPU numbers on construction") {
 
 TEST_CASE("analysis: a kernel's memory rounds set a latency floor of waves x rounds x nominal latency") {
     const synperf::gpu::gpu_numbers& g = hw::a100_sxm::numbers;
-    synperf::work::kernel_launch k;
-    k.name = "one_cta_per_token";
-    k.launch = {1024, 32, 0};
     synperf::work::task_work cta;
     cta.l2_bytes = 3.0 * 4096 * 2;
-    k.tasks.push_back({cta, 8});  // 8 CTAs: one wave on a 108-SM GPU
-    const auto s = scheduler::run_scheduler(k.dispatch, std::span<const synperf::work::task_class>(k.tasks), g, {});
+    auto [k, s] = schedule_one_class("one_cta_per_token", {1024, 32, 0}, cta, 8, g);  // 8 CTAs: one wave on a 108-SM GPU
     const auto bandwidth_only = synperf::features::analyze(k, s, g);
     CHECK(bandwidth_only.limiter != synperf::features::bottleneck::latency);
     CHECK(bandwidth_only.latency_floor_cycles == 0.0);
@@ -332,13 +347,9 @@ TEST_CASE("analysis: a kernel's memory rounds set a latency floor of waves x rou
 
 TEST_CASE("analysis: a launch floor bounds a kernel whose work is smaller") {
     const synperf::gpu::gpu_numbers& g = hw::h100_sxm::numbers;
-    synperf::work::kernel_launch k;
-    k.name = "tiny";
-    k.launch = {128, 32, 0};
     synperf::work::task_work cta;
     cta.dram_bytes = 4096;
-    k.tasks.push_back({cta, 1});
-    const auto s = scheduler::run_scheduler(k.dispatch, std::span<const synperf::work::task_class>(k.tasks), g, {});
+    auto [k, s] = schedule_one_class("tiny", {128, 32, 0}, cta, 1, g);
     const auto unfloored = synperf::features::analyze(k, s, g);
     CHECK(unfloored.launch_floor_cycles == 0.0);
     CHECK(synperf::features::cycles_to_us(unfloored.theoretical_cycles, g) < 0.01);
@@ -350,9 +361,10 @@ TEST_CASE("analysis: a launch floor bounds a kernel whose work is smaller") {
     CHECK(synperf::features::to_string(floored.limiter) == "launch");
 
     // Work above the floor keeps its own bound and limiter.
-    k.tasks.front().work.dram_bytes = 64e6;
-    const auto s_big = scheduler::run_scheduler(k.dispatch, std::span<const synperf::work::task_class>(k.tasks), g, {});
-    const auto big = synperf::features::analyze(k, s_big, g);
+    cta.dram_bytes = 64e6;
+    auto [big_kernel, big_schedule] = schedule_one_class("tiny", {128, 32, 0}, cta, 1, g);
+    big_kernel.launch_floor_us = synperf::work::back_to_back_launch_us;
+    const auto big = synperf::features::analyze(big_kernel, big_schedule, g);
     CHECK(big.limiter == synperf::features::bottleneck::dram);
     CHECK(synperf::features::cycles_to_us(big.theoretical_cycles, g) > 1.0);
 
