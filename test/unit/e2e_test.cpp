@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -392,6 +393,11 @@ TEST_CASE("e2e run: a family without a model is refused with its name, never gue
     CHECK_THROWS_WITH_AS((void)e2e::run(r, est), doctest::Contains("prompt length of request 1 must be in 1..2^24, got 0"), invalid_argument);
     r.prompt_lens = {200000};
     CHECK_THROWS_WITH_AS((void)e2e::run(r, est), doctest::Contains("beyond the 131072 positions"), invalid_argument);
+    r.prompt_lens = {128};
+    for (const double host_us : {-1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+        r.per_iteration_us = host_us;
+        CHECK_THROWS_WITH_AS((void)e2e::run(r, est), doctest::Contains("host work per iteration must be a finite"), invalid_argument);
+    }
     CHECK_THROWS_WITH_AS((void)e2e::parse_framework("tgi"), doctest::Contains("unknown framework 'tgi'"), invalid_argument);
 }
 
