@@ -403,7 +403,7 @@ TEST_CASE("fa3 decode: static split bound, per-request dynamic splits and the co
     CHECK(total(many.kernels[1], &task_work::l2_bytes) == 0);
 }
 
-TEST_CASE("trtllm decode: XQA multi-block is off for an FP8 cache on sm_89 and sm_120, so small batches run MMHA") {
+TEST_CASE("trtllm decode: XQA multi-block is off for an FP8 cache on sm_89 and sm_120, and XQA still runs small batches") {
     // L40S (142 SMs), 32 heads over 8 KV heads, d = 128, 8192 KV tokens.
     // bf16, batch 2: gain test 8 x 2 x (8192 / 512) x 4 = 1024 >= 142 -> XQA; multi-block count
     // min(16, round(sqrt(16 x 8)) = 11) = 11, 2 x 8 x 11 / 142 = 1.2 waves (no cut back).
@@ -412,10 +412,19 @@ TEST_CASE("trtllm decode: XQA multi-block is off for an FP8 cache on sm_89 and s
     attn::attention_plan plan = attn::trtllm::plan(p, l40s);
     CHECK(plan.variant == "trtllm_xqa");
     CHECK(plan.splits == 11);
-    // FP8 cache: no multi-block, so the gain test is 8 x 2 x 1 x 4 = 64 < 142 -> MMHA.
+    // FP8 cache: no multi-block, so the gain test is 8 x 2 x 1 x 4 = 64 < 142; MMHA has no kernel for a bf16
+    // query over an FP8 cache, so XQA runs anyway: one CTA per (KV head, request), 16 CTAs of 8192 tokens each.
     p.kv_type = attn::kv_dtype::fp8;
     plan = attn::trtllm::plan(p, l40s);
-    CHECK(plan.variant == "trtllm_mmha");
+    CHECK(plan.variant == "trtllm_xqa");
+    CHECK(plan.splits == 1);
+    std::int64_t ctas = 0;
+    for (const auto& t : plan.kernels[0].tasks) ctas += t.count;
+    CHECK(ctas == 2 * 8);
+    // A bf16 cache that fails the gain test still runs MMHA (batch 1, 512 tokens: 8 x 1 x 1 x 4 = 32 < 142).
+    attention_problem short_bf16 = decode(1, 512, 32, 8, 128);
+    short_bf16.backend = attn::framework::trtllm;
+    CHECK(attn::trtllm::plan(short_bf16, l40s).variant == "trtllm_mmha");
     // Batch 8: 8 x 8 x 4 = 256 >= 142 -> XQA, one CTA per (KV head, request).
     attention_problem wide = decode(8, 8192, 32, 8, 128);
     wide.backend = attn::framework::trtllm;

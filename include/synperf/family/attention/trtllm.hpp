@@ -28,10 +28,11 @@
 ///   (kv_heads x batch x max(1, kv / 512) x 4 >= SMs, DecoderXQARunner::mayHavePerfGain); multi-block count
 ///   from computeMultiBlockCount (kv / 512, at most sqrt(8 x that), cut back to 8 waves, workspace cap);
 ///   merge in the kernel. With an FP8 cache below sm_90 and from sm_120 on, multi-block mode is off: one CTA
-///   per (KV head, request), and the kv / 512 factor of the gain test is 1, so small batches fall back to
-///   MMHA. Otherwise (plain MHA included) MMHA (masked multi-head attention on CUDA cores, one CTA per (query
-///   head, request, split)), whose split count is approximated with the same rule over query heads; below
-///   sm_90 it converts an FP8 cache in software (mmha_fp8_convert_ops).
+///   per (KV head, request). A 16-bit query over an FP8 cache runs XQA even when the gain test fails, since
+///   MMHA has no kernel for that pair (DecoderXQARunner::shouldUse): a small batch then streams each
+///   sequence through one CTA. Otherwise (plain MHA included) MMHA (masked multi-head attention on CUDA
+///   cores, one CTA per (query head, request, split)), whose split count is approximated with the same rule
+///   over query heads; below sm_90 it converts an FP8 cache in software (mmha_fp8_convert_ops).
 /// FP8 context (fp8_compute) runs on the FP8 tensor rate; XQA with an FP8 cache on sm_90 is the QGMMA
 /// (FP8 wgmma) kernel, elsewhere FP8 K/V are converted to 16 bit before the MMA.
 #include <algorithm>
@@ -125,6 +126,13 @@ inline bool xqa_has_gain(const attention_problem& p, const gpu::gpu_numbers& g) 
         xqa_multi_block(p, g) ? std::max<std::int64_t>(1, max_kv_len(p) / min_history_tokens_per_block) : 1;
     const double blocks = double(p.kv_heads) * double(p.batch()) * double(per_sequence);
     return blocks * enable_min_block_factor >= double(g.sm_count);
+}
+
+/// Whether XQA runs the decode: a supported shape with enough CTAs to gain over MMHA, or a 16-bit query over
+/// an FP8 cache, which MMHA does not run (DecoderXQARunner::shouldUse).
+inline bool xqa_selected(const attention_problem& p, const gpu::gpu_numbers& g) noexcept {
+    if (!xqa_supported(p)) return false;
+    return xqa_has_gain(p, g) || (p.kv_type == kv_dtype::fp8 && !p.fp8_compute);
 }
 
 /// Adds the split-KV CTAs of one decode kernel: per request group, `splits` CTAs per (request, head unit)
@@ -240,7 +248,7 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         k.launch = {256, 128, std::min(g.smem_per_cta_bytes, 3 * 128 * (d + dv) * int(kve) + qt * d * 2 + 8192)};
         for (const auto& r : p.requests)
             add_decode_splits(k, p, r, q_ctas * p.kv_heads, splits, 128, base, double(std::min(grp, qt)), true);
-    } else if (xqa_supported(p) && xqa_has_gain(p, g)) {
+    } else if (xqa_selected(p, g)) {
         const int splits = xqa_multi_block(p, g) ? multi_block_count(batch, p.kv_heads, history, g.sm_count) : 1;
         const bool gmma = g.cc_major == 9 && p.kv_type == kv_dtype::fp8;
         out.variant = gmma ? "trtllm_xqa_gmma" : "trtllm_xqa";
