@@ -116,7 +116,7 @@ inline void validate(const run_request& r) {
         synperf::detail::report_error("e2e: decode steps must be in 0..1000000, got " + std::to_string(r.decode_steps));
     // A host term is a time: finite and not negative (NaN fails the comparison too).
     if (!(r.per_iteration_us >= 0.0 && r.per_iteration_us < 1e9))
-        synperf::detail::report_error("e2e: host work per iteration must be a finite number of microseconds >= 0, got " +
+        synperf::detail::report_error("e2e: host work per iteration must be a finite number of microseconds in [0, 1e9), got " +
                                       std::to_string(r.per_iteration_us));
     if (r.model.max_position > 0)
         for (std::size_t i = 0; i < r.prompt_lens.size(); ++i)
