@@ -232,6 +232,7 @@ double fit_iteration_us(const std::vector<double>& kernel_ms, const std::vector<
 }
 
 void run_dev_set(const e2e_options& o) {
+    if (o.iteration_overhead_us) e2e::validate_iteration_us(*o.iteration_overhead_us);  // before any output
     std::ifstream in(o.dev_set);
     if (!in) throw load_error(o.dev_set, 0, 0, "expected a readable e2e_dev.json, got none");
     nlohmann::json doc;

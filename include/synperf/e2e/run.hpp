@@ -107,17 +107,21 @@ struct run_result {
     return t;
 }
 
-/// Checks a request (lengths, steps, the model's split over TP); throws `invalid_argument`.
+/// Checks a host term per iteration: a time in µs, finite and not negative; throws `invalid_argument`.
+inline void validate_iteration_us(double us) {
+    if (!(us >= 0.0 && us < 1e9))  // NaN fails the comparison too
+        synperf::detail::report_error("e2e: host work per iteration must be a finite number of microseconds in [0, 1e9), got " +
+                                      std::to_string(us));
+}
+
+/// Checks a request (lengths, steps, host term, the model's split over TP); throws `invalid_argument`.
 inline void validate(const run_request& r) {
     validate(r.model);
     (void)split_heads(r.model, r.deploy.tp);
     if (r.prompt_lens.empty()) synperf::detail::report_error("e2e: no prompts: give at least one prompt length");
     if (r.decode_steps < 0 || r.decode_steps > 1'000'000)
         synperf::detail::report_error("e2e: decode steps must be in 0..1000000, got " + std::to_string(r.decode_steps));
-    // A host term is a time: finite and not negative (NaN fails the comparison too).
-    if (!(r.per_iteration_us >= 0.0 && r.per_iteration_us < 1e9))
-        synperf::detail::report_error("e2e: host work per iteration must be a finite number of microseconds in [0, 1e9), got " +
-                                      std::to_string(r.per_iteration_us));
+    validate_iteration_us(r.per_iteration_us);
     if (r.model.max_position > 0)
         for (std::size_t i = 0; i < r.prompt_lens.size(); ++i)
             if (r.prompt_lens[i] + r.decode_steps > r.model.max_position)
