@@ -90,13 +90,14 @@ struct kernel_features {
     f.tasks = static_cast<double>(s.tasks);
     f.slots_per_sm = s.slots_per_sm;
     f.busy_sms = s.busy_sms;
-    if (!(std::isfinite(k.memory_rounds) && k.memory_rounds >= 0.0))
-        synperf::detail::report_error("kernel '" + k.name + "': memory_rounds must be finite and >= 0, got " +
-                                      std::to_string(k.memory_rounds));
+    const auto require_floor_input = [&k](const char* field, double value) {
+        if (!(std::isfinite(value) && value >= 0.0))
+            synperf::detail::report_error("kernel '" + k.name + "': " + field + " must be finite and >= 0, got " +
+                                          std::to_string(value));
+    };
+    require_floor_input("memory_rounds", k.memory_rounds);
     f.latency_floor_cycles = s.waves * k.memory_rounds * nominal_memory_latency_cycles;
-    if (!(std::isfinite(k.launch_floor_us) && k.launch_floor_us >= 0.0))
-        synperf::detail::report_error("kernel '" + k.name + "': launch_floor_us must be finite and >= 0, got " +
-                                      std::to_string(k.launch_floor_us));
+    require_floor_input("launch_floor_us", k.launch_floor_us);
     f.launch_floor_cycles = k.launch_floor_us * g.tensor_clock_mhz;
 
     struct candidate {
