@@ -8,6 +8,7 @@
 #include "synperf/family/elementwise.hpp"
 #include "synperf/family/gemm.hpp"
 #include "synperf/family/gemm_fp8.hpp"
+#include "synperf/family/fp8_linear.hpp"
 #include "synperf/family/memory_bound.hpp"
 #include "synperf/family/moe.hpp"
 #include "synperf/family/rmsnorm.hpp"

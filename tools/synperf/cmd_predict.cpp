@@ -112,6 +112,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
 }  // namespace
 
 void add_predict_gemm_fp8_command(CLI::App& predict);       // cmd_predict_gemm_fp8.cpp
+void add_predict_fp8_linear_command(CLI::App& predict);     // cmd_predict_fp8_linear.cpp
 void add_predict_memory_bound_commands(CLI::App& predict);  // cmd_predict_memory_bound.cpp: rmsnorm, silu_mul, elementwise
 void add_predict_moe_command(CLI::App& predict);            // cmd_predict_moe.cpp
 
@@ -121,6 +122,7 @@ void add_predict_command(CLI::App& app) {
     add_predict_attention_command(*predict);
     add_predict_allreduce_command(*predict);
     add_predict_gemm_fp8_command(*predict);
+    add_predict_fp8_linear_command(*predict);
     add_predict_memory_bound_commands(*predict);
     add_predict_moe_command(*predict);
     static predict_gemm_options o;

@@ -19,6 +19,7 @@ namespace synperf::cli {
     REGISTER(attention_decode)         \
     REGISTER(allreduce)                \
     REGISTER(gemm_fp8)                 \
+    REGISTER(fp8_linear)               \
     REGISTER(moe)                      \
     REGISTER(rmsnorm)                  \
     REGISTER(silu_mul)                 \

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+/// \file Measured FP8 linear layers (dynamic activation quantization + FP8 GEMM): the `fp8` rows of the
+/// aiconfigurator-format GEMM tables (`aiconfigurator*/<gpu>/gemm_perf.csv`, gemm_dtype = fp8).
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "synperf/data/csv.hpp"
+#include "synperf/data/gemm_timing_loop.hpp"
+#include "synperf/data/inventory.hpp"
+#include "synperf/data/protocol.hpp"
+#include "synperf/family/fp8_linear.hpp"
+#include "synperf/gpu/registry.hpp"
+
+namespace synperf::data {
+
+/// One measured FP8 linear layer.
+struct measured_fp8_linear {
+    std::string gpu;  ///< canonical GPU id
+    family::fp8_linear_problem problem;
+    double latency_us = 0;
+    std::uint64_t shape_hash = 0;  ///< hash of (n, k): the seen split key
+};
+
+/// Bytes touched between two runs on the same weights in a collector's loop (gemm_timing_loop.hpp), with
+/// this op's operands: X bf16, its e4m3 copy, W e4m3, Y bf16. TensorRT-LLM's collector sizes its weight
+/// copies with one byte per FP8 weight; SGLang's six op copies each hold X, its e4m3 copy and W.
+[[nodiscard]] inline double fp8_linear_reuse_distance(gemm_timing_loop loop, const family::fp8_linear_problem& p, double l2_bytes) {
+    const double x = double(p.m) * double(p.k), w = double(p.n) * double(p.k), y = 2.0 * double(p.m) * double(p.n);
+    switch (loop) {
+        case gemm_timing_loop::five_weight_copies: return 5 * w + 3 * x + y;
+        case gemm_timing_loop::l2_sized_weight_copies: return std::clamp(std::ceil(l2_bytes / w), 1.0, 5.0) * w + 3 * x + y;
+        case gemm_timing_loop::six_op_copies: return 6 * (3 * x + w) + y;
+        case gemm_timing_loop::six_layer_copies: return 6 * (w + y) + 3 * x;
+    }
+    return 0;
+}
+
+/// Reads the fp8 rows of one `gemm_perf.csv` (kernel_source torch_flow = TensorRT-LLM, sglang = SGLang).
+inline void read_fp8_linear_file(const std::filesystem::path& file, const std::string& gpu, std::vector<measured_fp8_linear>& out,
+                                 std::string_view framework_version = {}) {
+    const double l2_bytes = gpu::find_gpu(gpu).numbers.l2_bytes;
+    const csv_table t = csv_table::load(file.string());
+    const std::size_t c_src = t.column("kernel_source"), c_dtype = t.column("gemm_dtype"), c_m = t.column("m"),
+                      c_n = t.column("n"), c_k = t.column("k"), c_lat = t.column("latency");
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        if (t.field(r, c_dtype) != "fp8") continue;
+        const std::string_view src = t.field(r, c_src);
+        std::string fw = src == "torch_flow" ? "trtllm" : src == "sglang" ? "sglang" : "";
+        if (fw.empty()) continue;
+        measured_fp8_linear row;
+        row.gpu = gpu;
+        row.problem.m = t.positive_integer(r, c_m);
+        row.problem.n = t.positive_integer(r, c_n);
+        row.problem.k = t.positive_integer(r, c_k);
+        row.problem.framework = family::fp8_linear::parse_framework(fw);
+        row.problem.reuse_distance_bytes = fp8_linear_reuse_distance(gemm_timing_loop_of(fw, framework_version), row.problem, l2_bytes);
+        const double ms = t.number(r, c_lat);
+        if (!(ms > 0)) throw load_error(file.string(), t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
+        row.latency_us = ms * 1e3;
+        row.shape_hash = shape_hash({row.problem.n, row.problem.k});
+        out.push_back(std::move(row));
+    }
+}
+
+/// Every fp8 GEMM row under `data_dir` (aiconfigurator/ and aiconfigurator_sglang/), in a stable order.
+[[nodiscard]] inline std::vector<measured_fp8_linear> read_fp8_linear_rows(const std::filesystem::path& data_dir) {
+    namespace fs = std::filesystem;
+    const std::map<std::string, std::string> versions = framework_versions(data_dir);
+    std::vector<fs::path> files;
+    for (const char* collection : {"aiconfigurator", "aiconfigurator_sglang"}) {
+        const fs::path root = data_dir / collection;
+        std::error_code ec;
+        if (!fs::is_directory(root, ec)) continue;
+        for (const auto& entry : fs::directory_iterator(root))
+            if (entry.is_directory() && fs::exists(entry.path() / "gemm_perf.csv")) files.push_back(entry.path() / "gemm_perf.csv");
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw load_error(data_dir.string(), 0, 0, "expected aiconfigurator*/<gpu>/gemm_perf.csv files, found none");
+    std::vector<measured_fp8_linear> rows;
+    for (const fs::path& f : files) {
+        const std::string gpu = gpu::find_gpu(f.parent_path().filename().string()).name;
+        const auto version = versions.find(f.lexically_relative(data_dir).generic_string());
+        read_fp8_linear_file(f, gpu, rows, version == versions.end() ? std::string_view{} : std::string_view(version->second));
+    }
+    return rows;
+}
+
+}  // namespace synperf::data

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+// `synperf predict fp8_linear`: one FP8 linear layer (dynamic activation quantization + FP8 GEMM) as TensorRT-LLM
+// or SGLang runs it.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <synperf/cost/mlp_cost.hpp>
+#include <synperf/family/fp8_linear.hpp>
+#include <synperf/mlp/format.hpp>
+#include <synperf/predictor/predictor.hpp>
+#if __has_include(<synperf/models/fp8_linear.hpp>)
+#include <synperf/models/fp8_linear.hpp>
+#define SYNPERF_CLI_EMBEDDED_FP8_LINEAR (&synperf::models::fp8_linear())
+#else
+#define SYNPERF_CLI_EMBEDDED_FP8_LINEAR nullptr
+#endif
+
+#include "synperf/common.hpp"
+
+namespace synperf::cli {
+namespace {
+
+struct predict_fp8_linear_options {
+    gpu_choice gpu;
+    std::int64_t m = 0, n = 0, k = 0;
+    std::string framework = "trtllm";
+    std::string weights;
+    bool json = false;
+};
+
+void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
+    const gpu::runtime_gpu g = o.gpu.resolve();
+    family::fp8_linear_problem p{o.m, o.n, o.k, family::fp8_linear::parse_framework(o.framework)};
+    // The plan checks the shape and the GPU before the model is loaded, so either is reported as such.
+    const family::fp8_linear_plan plan = family::fp8_linear::plan(p, g.numbers);
+    auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_FP8_LINEAR, "fp8_linear");
+    mlp::check_compatible(*net, family::fp8_linear::name, family::fp8_linear::feature_names,
+                          o.weights.empty() ? "fp8_linear model" : o.weights);
+    const runtime_predictor<family::fp8_linear> pred(g.numbers, cost::mlp_cost(net));
+    const prediction r = pred.predict(p, o.framework);
+    const auto warnings = outside_training_range(*net, r.features);
+    const family::gemm_fp8_config& c = plan.gemm;
+    if (o.json) {
+        nlohmann::json kernels = nlohmann::json::array();
+        for (const auto& k : r.kernels)
+            kernels.push_back({{"name", k.name}, {"theoretical_us", k.theoretical_us}, {"waves", k.waves}, {"busy_sms", k.busy_sms}});
+        nlohmann::json out{{"gpu", g.name}, {"family", family::fp8_linear::name}, {"framework", o.framework},
+                           {"m", p.m}, {"n", p.n}, {"k", p.k}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
+                           {"theoretical_us", r.theoretical_us}, {"bottleneck", r.bottleneck},
+                           {"cuda_core_gemm", plan.cuda_core_gemm}, {"kernels", kernels}, {"warnings", warnings}};
+        if (!plan.cuda_core_gemm)
+            out["tile"] = {{"m", c.bm}, {"n", c.bn}, {"k", c.bk}, {"cluster_m", c.cluster_m}, {"cluster_n", c.cluster_n},
+                           {"swap_ab", c.swap_ab}, {"persistent", c.persistent}};
+        fmt::print("{}\n", out.dump(2));
+        return;
+    }
+    fmt::print("fp8_linear m={} n={} k={} on {} ({}), framework {}\n", p.m, p.n, p.k, g.name, g.display_name, o.framework);
+    fmt::print("  latency      {:.3f} us\n", r.latency_us);
+    fmt::print("  efficiency   {:.3f}\n", r.efficiency);
+    fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
+    if (plan.cuda_core_gemm)
+        fmt::print("  gemm         CUDA-core FP8 GEMM (m <= 8 on sm_89): {} CTAs\n", r.kernels.front().tasks);
+    else
+        fmt::print("  gemm         tile {}x{}x{}, cluster {}x{}, {}{}\n", c.bm, c.bn, c.bk, c.cluster_m, c.cluster_n,
+                   family::to_string(c.schedule), c.swap_ab ? ", swap-AB" : "");
+    for (const auto& k : r.kernels)
+        fmt::print("  launch       {}: {:.3f} us bound, {} tasks, {:.2f} waves, {} SMs busy\n", k.name, k.theoretical_us, k.tasks,
+                   k.waves, k.busy_sms);
+    for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+}
+
+}  // namespace
+
+void add_predict_fp8_linear_command(CLI::App& predict) {
+    static predict_fp8_linear_options o;
+    auto* cmd = predict.add_subcommand(
+        "fp8_linear", "FP8 linear layer with dynamic activation scales: quantize X (bf16 -> e4m3), then Y[m,n] = Xq W[n,k]^T");
+    o.gpu.add_to(*cmd);
+    cmd->add_option("--m", o.m, "rows of X and Y (tokens)")->required();
+    cmd->add_option("--n", o.n, "output features (multiple of 16)")->required();
+    cmd->add_option("--k", o.k, "input features (multiple of 16)")->required();
+    cmd->add_option("--framework", o.framework, "trtllm (per-tensor scale, cuBLASLt) or sglang (per-token scales, CUTLASS)");
+    cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
+    cmd->add_flag("--json", o.json, "print JSON");
+    cmd->final_callback([] { run_predict_fp8_linear(o); });
+}
+
+}  // namespace synperf::cli
