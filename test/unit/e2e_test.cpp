@@ -56,6 +56,7 @@ e2e::family_models constant_models() {
     m.elementwise = constant_network<family::elementwise>(0.5);
     m.allreduce = constant_network<family::allreduce>(0.5);
     m.moe = constant_network<family::moe>(0.5);
+    m.fp8_linear = constant_network<family::fp8_linear>(0.5);
     return m;
 }
 
@@ -273,11 +274,22 @@ TEST_CASE("e2e workload: MoE layers and FP8") {
     d.tp = 1;
     d.fp8_weights = true;
     d.fp8_kv = true;
+    // SGLang (and TensorRT-LLM): each linear layer is one fp8_linear op, its quantization inside.
     const e2e::iteration f = e2e::prefill_iteration(dense, d, g, prompts);
-    CHECK(find_op(f, "qkv_proj")->family == e2e::op_family::gemm_fp8);
+    CHECK(find_op(f, "qkv_proj")->family == e2e::op_family::fp8_linear);
     CHECK(find_op(f, "lm_head")->family == e2e::op_family::gemm);  // the LM head stays bf16
-    CHECK(count_of(f, e2e::op_family::elementwise) == 1 + dense.layers + 4 * dense.layers);  // embedding, rope, 4 quantizes
+    CHECK(count_of(f, e2e::op_family::elementwise) == 1 + dense.layers);  // embedding, rope
     CHECK(std::get<at::attention_problem>(find_op(f, "attention")->problem).kv_type == at::kv_dtype::fp8);
+    e2e::kernel_estimator sglang_fp8(g, d.fw, constant_models());
+    const auto& qkv = std::get<e2e::gemm_op>(find_op(f, "qkv_proj")->problem);
+    const auto alone = predictor_detail::analyze<family::fp8_linear>(
+        family::fp8_linear_problem{qkv.m, qkv.n, qkv.k, family::fp8_linear_framework::sglang, 0.0}, g, predictor_detail::schedule_by_dispatch{});
+    CHECK(sglang_fp8.latency_us(*find_op(f, "qkv_proj")) == doctest::Approx(2.0 * alone.theoretical_us));
+    // vLLM: its CUTLASS scaled_mm after a separate FP8 quantize of the input.
+    d.fw = e2e::framework::vllm;
+    const e2e::iteration v = e2e::prefill_iteration(dense, d, g, prompts);
+    CHECK(find_op(v, "qkv_proj")->family == e2e::op_family::gemm_fp8);
+    CHECK(count_of(v, e2e::op_family::elementwise) == 1 + dense.layers + 4 * dense.layers);  // embedding, rope, 4 quantizes
 }
 
 TEST_CASE("e2e memory: weights, KV cache, and a clear error with what would fit") {

@@ -53,6 +53,7 @@ e2e::family_models load_models() {
     };
     fill(m.gemm, "gemm");
     fill(m.gemm_fp8, "gemm_fp8");
+    fill(m.fp8_linear, "fp8_linear");
     fill(m.attention_prefill, "attention_prefill");
     fill(m.attention_decode, "attention_decode");
     fill(m.rmsnorm, "rmsnorm");

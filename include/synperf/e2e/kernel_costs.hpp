@@ -26,6 +26,7 @@
 #include "synperf/family/attention.hpp"
 #include "synperf/family/elementwise.hpp"
 #include "synperf/family/gemm.hpp"
+#include "synperf/family/fp8_linear.hpp"
 #include "synperf/family/gemm_fp8.hpp"
 #include "synperf/family/moe.hpp"
 #include "synperf/family/rmsnorm.hpp"
@@ -48,6 +49,7 @@ struct family_models {
     std::shared_ptr<const mlp::network> elementwise;
     std::shared_ptr<const mlp::network> allreduce;
     std::shared_ptr<const mlp::network> moe;
+    std::shared_ptr<const mlp::network> fp8_linear;
 };
 
 /// What a family needs that this build or these models lack, or empty when the family can be predicted.
@@ -126,6 +128,7 @@ public:
         if (models_.elementwise) elementwise_.emplace(g_, cost::mlp_cost(models_.elementwise));
         if (models_.allreduce) allreduce_.emplace(g_, cost::mlp_cost(models_.allreduce));
         if (models_.moe) moe_.emplace(g_, cost::mlp_cost(models_.moe));
+        if (models_.fp8_linear) fp8_linear_.emplace(g_, cost::mlp_cost(models_.fp8_linear));
         if (node_) system::validate(*node_);
     }
 
@@ -146,6 +149,7 @@ public:
                 if (!node_) return {f, "no system (GPU node wiring) was given for the tensor-parallel all-reduce"};
                 return allreduce_ ? family_status{f, {}} : no_model("allreduce");
             case op_family::moe: return moe_ ? family_status{f, {}} : no_model("moe");
+            case op_family::fp8_linear: return fp8_linear_ ? family_status{f, {}} : no_model("fp8_linear");
         }
         return {f, "unknown family"};
     }
@@ -201,6 +205,7 @@ private:
             case op_family::elementwise: return elementwise_us(costs_detail::problem_as<elementwise_op>(o));
             case op_family::allreduce: return allreduce_us(costs_detail::problem_as<allreduce_op>(o));
             case op_family::moe: return moe_us(costs_detail::problem_as<moe_op>(o));
+            case op_family::fp8_linear: return fp8_linear_us(costs_detail::problem_as<gemm_op>(o));
         }
         synperf::detail::report_error("e2e: unknown op family");
     }
@@ -213,10 +218,16 @@ private:
         if (!gemm_) refuse(op_family::gemm);
         return gemm_->predict(family::gemm_problem{p.m, p.n, p.k, family::gemm_dtype::bf16}, fw_name_).latency_us;
     }
-    // vLLM's CUTLASS scaled_mm is the one FP8 kernel modelled; SGLang and vLLM run it for per-tensor FP8.
+    // vLLM's FP8 linear layer: its CUTLASS scaled_mm (the quantization is a separate elementwise op).
     double gemm_fp8_us(const gemm_op& p) const {
         if (!gemm_fp8_) refuse(op_family::gemm_fp8);
         return gemm_fp8_->predict(family::gemm_fp8_problem{p.m, p.n, p.k}, "vllm").latency_us;
+    }
+    // SGLang's and TensorRT-LLM's FP8 linear layer: activation quantization + FP8 GEMM, as their collectors time it.
+    double fp8_linear_us(const gemm_op& p) const {
+        if (!fp8_linear_) refuse(op_family::fp8_linear);
+        const family::fp8_linear_problem q{p.m, p.n, p.k, family::fp8_linear::parse_framework(fw_name_), 0.0};
+        return fp8_linear_->predict(q, fw_name_).latency_us;
     }
     double attention_us(const family::attention::attention_problem& p) const {
         if (p.stage == family::attention::phase::prefill) {
@@ -306,6 +317,7 @@ private:
     std::optional<runtime_predictor<family::elementwise>> elementwise_;
     std::optional<runtime_predictor<family::allreduce>> allreduce_;
     std::optional<runtime_predictor<family::moe>> moe_;
+    std::optional<runtime_predictor<family::fp8_linear>> fp8_linear_;
     std::unordered_map<std::vector<std::int64_t>, double, costs_detail::key_hash> memo_;
     std::size_t hits_ = 0;
 };

@@ -8,7 +8,7 @@
 /// - gap: NVIDIA, "Getting Started with CUDA Graphs" (developer.nvidia.com/blog/cuda-graphs, 2019): a
 ///   chain of ~2.9 us kernels costs 3.8 us each when launched back to back on a stream and 3.4 us each
 ///   from a CUDA graph, i.e. ~0.9 us and ~0.5 us of idle GPU per kernel. Families trained on CUDA-graph
-///   replays (aiconfigurator's collectors time N graph replays: gemm, attention, allreduce) already carry
+///   replays (aiconfigurator's collectors time N graph replays: gemm, fp8_linear, attention, allreduce, moe) already carry
 ///   the graph gap in their predictions, so they get only the eager surplus (0.4 us) and nothing in a
 ///   graph; families trained on profiler device time (Vidur: rmsnorm, silu_mul, elementwise; PipeWeave's
 ///   gemm_fp8) get the whole gap.
@@ -49,7 +49,7 @@ inline constexpr double fitted_iteration_us = 720.0;
 /// Whether a family's predictions come from CUDA-graph replays (and so include the in-graph launch gap).
 [[nodiscard]] constexpr bool measured_in_graph(op_family f) noexcept {
     return f == op_family::gemm || f == op_family::attention_prefill || f == op_family::attention_decode ||
-           f == op_family::allreduce || f == op_family::moe;
+           f == op_family::allreduce || f == op_family::moe || f == op_family::fp8_linear;
 }
 
 /// The GPU idle time added after one launch of family `f`.

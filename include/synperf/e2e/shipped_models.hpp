@@ -42,6 +42,10 @@
 #include "synperf/models/allreduce.hpp"
 #define SYNPERF_E2E_HAS_ALLREDUCE 1
 #endif
+#if __has_include("synperf/models/fp8_linear.hpp")
+#include "synperf/models/fp8_linear.hpp"
+#define SYNPERF_E2E_HAS_FP8_LINEAR 1
+#endif
 #if __has_include("synperf/models/moe.hpp")
 #include "synperf/models/moe.hpp"
 #define SYNPERF_E2E_HAS_MOE 1
@@ -64,6 +68,9 @@ inline std::shared_ptr<const mlp::network> borrow(const mlp::network& n) {
 #endif
 #ifdef SYNPERF_E2E_HAS_GEMM_FP8
     m.gemm_fp8 = shipped_detail::borrow(models::gemm_fp8());
+#endif
+#ifdef SYNPERF_E2E_HAS_FP8_LINEAR
+    m.fp8_linear = shipped_detail::borrow(models::fp8_linear());
 #endif
 #ifdef SYNPERF_E2E_HAS_ATTENTION_PREFILL
     m.attention_prefill = shipped_detail::borrow(models::attention_prefill());

@@ -66,7 +66,7 @@ struct deployment {
 };
 
 /// The kernel families an op can belong to.
-enum class op_family { gemm, gemm_fp8, attention_prefill, attention_decode, rmsnorm, silu_mul, elementwise, allreduce, moe };
+enum class op_family { gemm, gemm_fp8, attention_prefill, attention_decode, rmsnorm, silu_mul, elementwise, allreduce, moe, fp8_linear };
 
 [[nodiscard]] constexpr std::string_view to_string(op_family f) noexcept {
     switch (f) {
@@ -79,10 +79,11 @@ enum class op_family { gemm, gemm_fp8, attention_prefill, attention_decode, rmsn
         case op_family::elementwise: return "elementwise";
         case op_family::allreduce: return "allreduce";
         case op_family::moe: return "moe";
+        case op_family::fp8_linear: return "fp8_linear";
     }
     return "?";
 }
-inline constexpr std::size_t op_family_count = 9;
+inline constexpr std::size_t op_family_count = 10;
 
 /// A GEMM Y[m,n] = X[m,k] W[n,k]^T (bf16, or FP8 inputs with a bf16 output).
 struct gemm_op {
@@ -236,7 +237,10 @@ struct builder {
         if (count > 0) it.ops.push_back(op{name, f, std::move(p), count});
     }
     void linear(std::string_view name, std::int64_t m_rows, std::int64_t n, std::int64_t k, std::int64_t count) {
-        if (d.fp8_weights) {
+        if (d.fp8_weights && d.fw != framework::vllm) {
+            // The framework's whole FP8 linear layer: its activation quantization and FP8 GEMM, one op.
+            add(name, op_family::fp8_linear, gemm_op{m_rows, n, k, true}, count);
+        } else if (d.fp8_weights) {
             add("fp8_quantize", op_family::elementwise, elementwise_op{elementwise_kind::fp8_quantize, m_rows, k, 0, 0, 0, 0}, count);
             add(name, op_family::gemm_fp8, gemm_op{m_rows, n, k, true}, count);
         } else {
