@@ -152,6 +152,22 @@ case "$case" in
     for gpu in h100_sxm b200_sxm l40s a100_sxm rtx_pro_6000_server b300_sxm gb300 h200_sxm gb200; do
       grep -q "\"gpu\": \"$gpu\"" <<<"$out" || fail "eval moe lacks $gpu"
     done;;
+  fp8_linear)
+    # Embedded shipped model: no data directory needed.
+    out="$(SYNPERF_DATA=/nonexistent "$synperf" predict fp8_linear --gpu l40s --m 4 --n 4096 --k 4096 --json)" || fail "predict fp8_linear"
+    grep -q '"cuda_core_gemm": true' <<<"$out" || fail "sm_89 m <= 8 does not take the CUDA-core GEMM: $out"
+    grep -q '"name": "computeFP8QuantizeScale_per_tensor"' <<<"$out" || fail "TensorRT-LLM amax kernel missing: $out"
+    out="$("$synperf" predict fp8_linear --gpu h100_sxm --m 256 --n 8192 --k 4096 --framework sglang)" || fail "predict fp8_linear sglang"
+    grep -q "per_token_quant_fp8" <<<"$out" || fail "SGLang per-token quantization missing: $out"
+    expect_error "m must be > 0, got 0" predict fp8_linear --gpu h100_sxm --m 0 --n 4096 --k 4096
+    expect_error "k must be a multiple of 16" predict fp8_linear --gpu h100_sxm --m 8 --n 4096 --k 4100
+    expect_error "no FP8 tensor cores" predict fp8_linear --gpu a100_sxm --m 8 --n 4096 --k 4096
+    expect_error "unknown framework 'vllm'; known: trtllm, sglang" predict fp8_linear --gpu h100_sxm --m 8 --n 4096 --k 4096 --framework vllm
+    need_data
+    out="$("$synperf" eval fp8_linear --data "$data" --json)" || fail "eval fp8_linear"
+    for gpu in h100_sxm b200_sxm l40s rtx_pro_6000_server b300_sxm gb300 h200_sxm gb200; do
+      grep -q "\"gpu\": \"$gpu\"" <<<"$out" || fail "eval fp8_linear lacks $gpu"
+    done;;
   *) fail "unknown case $case";;
 esac
 echo "passed: $case"

@@ -117,6 +117,21 @@ TEST_CASE("fp8_linear: timing loops' reuse distances with one-byte weights") {
     CHECK(synperf::data::fp8_linear_reuse_distance(gemm_timing_loop::six_op_copies, p, 50e6) == doctest::Approx(6 * (3 * x + w) + y));
 }
 
+TEST_CASE("fp8_linear: serving (no reuse distance) reads like a loop whose weights never stay in L2") {
+    const gpu_numbers& g = synperf::hw::h100_sxm::numbers;
+    const auto reuse_feature = [&](double distance) {
+        fp8_linear_problem p = problem(512, 8192, 8192, fp8_linear_framework::trtllm);
+        p.reuse_distance_bytes = distance;
+        const auto r = synperf::predictor_detail::analyze<fp8_linear>(p, g, synperf::predictor_detail::schedule_by_dispatch{});
+        return r.features[14];  // reuse_over_l2
+    };
+    REQUIRE(fp8_linear::feature_names[14] == "reuse_over_l2");
+    CHECK(reuse_feature(0.0) == doctest::Approx(2.0));
+    CHECK(reuse_feature(1e12) == doctest::Approx(2.0));
+    CHECK(reuse_feature(0.5 * g.l2_bytes) == doctest::Approx(0.5));
+    CHECK(reuse_feature(1.0) == doctest::Approx(0.125));
+}
+
 TEST_CASE("fp8_linear: invalid shapes, GPUs without FP8 and unknown frameworks are rejected") {
     const gpu_numbers& g = synperf::hw::h100_sxm::numbers;
     CHECK_THROWS_WITH_AS(fp8_linear::plan(problem(0, 4096, 4096, fp8_linear_framework::trtllm), g), doctest::Contains("m must be > 0"),

@@ -29,13 +29,14 @@ struct predict_fp8_linear_options {
     gpu_choice gpu;
     std::int64_t m = 0, n = 0, k = 0;
     std::string framework = "trtllm";
+    double reuse_distance = 0;
     std::string weights;
     bool json = false;
 };
 
 void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
     const gpu::runtime_gpu g = o.gpu.resolve();
-    family::fp8_linear_problem p{o.m, o.n, o.k, family::fp8_linear::parse_framework(o.framework)};
+    family::fp8_linear_problem p{o.m, o.n, o.k, family::fp8_linear::parse_framework(o.framework), o.reuse_distance};
     // The plan checks the shape and the GPU before the model is loaded, so either is reported as such.
     const family::fp8_linear_plan plan = family::fp8_linear::plan(p, g.numbers);
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_FP8_LINEAR, "fp8_linear");
@@ -85,6 +86,8 @@ void add_predict_fp8_linear_command(CLI::App& predict) {
     cmd->add_option("--n", o.n, "output features (multiple of 16)")->required();
     cmd->add_option("--k", o.k, "input features (multiple of 16)")->required();
     cmd->add_option("--framework", o.framework, "trtllm (per-tensor scale, cuBLASLt) or sglang (per-token scales, CUTLASS)");
+    cmd->add_option("--reuse-distance", o.reuse_distance,
+                    "bytes touched between two runs on the same weights (default 0: serving, weights from DRAM)");
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->final_callback([] { run_predict_fp8_linear(o); });

@@ -29,6 +29,7 @@
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
 #include "synperf/family/elementwise.hpp"
+#include "synperf/family/gemm.hpp"
 #include "synperf/family/gemm_fp8.hpp"
 #include "synperf/family/memory_bound.hpp"
 #include "synperf/features/analysis.hpp"
@@ -51,7 +52,8 @@ struct fp8_linear_problem {
     std::int64_t n = 0;  ///< output features
     std::int64_t k = 0;  ///< input features
     fp8_linear_framework framework = fp8_linear_framework::trtllm;
-    /// Bytes touched between two runs on the same weights (as `gemm_problem::reuse_distance_bytes`); 0 = serving.
+    /// Bytes touched between two runs on the same weights (as `gemm_problem::reuse_distance_bytes`); 0 = serving,
+    /// the weights come from DRAM.
     double reuse_distance_bytes = 0;
 };
 
@@ -94,6 +96,13 @@ inline work::kernel_launch cuda_core_gemm(const fp8_linear_problem& p, const gpu
     floor.dram_bytes = std::max(0.0, double(p.n) * kk + mm * kk + 2.0 * mm * double(p.n) - g.l2_bytes);
     k.compulsory = floor;
     return k;
+}
+
+/// The reuse distance as the model reads it, as for the bf16 GEMM: its ratio to L2 clamped to [1/8, 2], serving
+/// (0) read as 2 (nothing left to hit).
+inline double reuse_over_l2(const fp8_linear_problem& p, const gpu::gpu_numbers& g) {
+    const double ratio = p.reuse_distance_bytes > 0 ? p.reuse_distance_bytes / g.l2_bytes : gemm_detail::reuse_ratio_limit;
+    return std::clamp(ratio, gemm_detail::reuse_ratio_floor, gemm_detail::reuse_ratio_limit);
 }
 
 /// A memory-bound quantization launch from its CTA shape and compulsory work.
@@ -246,7 +255,7 @@ struct fp8_linear {
                 waves,
                 main.tasks / (waves * std::max(slots, 1.0)),
                 plan.footprint_bytes / g.l2_bytes,
-                p.reuse_distance_bytes / g.l2_bytes,
+                fp8_linear_detail::reuse_over_l2(p, g),
                 double(p.m),
                 double(p.n),
                 double(p.k)};
