@@ -8,10 +8,10 @@
 /// - gap: NVIDIA, "Getting Started with CUDA Graphs" (developer.nvidia.com/blog/cuda-graphs, 2019): a
 ///   chain of ~2.9 us kernels costs 3.8 us each when launched back to back on a stream and 3.4 us each
 ///   from a CUDA graph, i.e. ~0.9 us and ~0.5 us of idle GPU per kernel. Families trained on CUDA-graph
-///   replays (aiconfigurator's collectors time N graph replays: gemm, fp8_linear, attention, allreduce, moe) already carry
-///   the graph gap in their predictions, so they get only the eager surplus (0.4 us) and nothing in a
-///   graph; families trained on profiler device time (Vidur: rmsnorm, silu_mul, elementwise; PipeWeave's
-///   gemm_fp8) get the whole gap.
+///   replays (aiconfigurator's collectors time N graph replays: gemm, fp8_linear, attention, allreduce,
+///   moe) already carry the graph gap in their predictions, so they get only the eager surplus (0.4 us)
+///   and nothing in a graph; families trained on profiler device time (Vidur: rmsnorm, silu_mul,
+///   elementwise; PipeWeave's gemm_fp8) get the whole gap.
 /// - host_launch: the host time of one eager PyTorch op (dispatcher, Python, cudaLaunchKernel), taken as
 ///   10 us, the usual order of magnitude of PyTorch's per-op overhead; it matters only when kernels are
 ///   shorter (eager decode of small batches); with CUDA graphs the host issues one replay.

@@ -13,8 +13,10 @@
 ///   final fused add + RMSNorm over every token; LM head over the sampled rows only (prefill: the last
 ///   token of each request).
 /// TensorRT-LLM applies RoPE inside its attention op's QKV pre-processing, so it has no separate RoPE.
-/// With FP8 weights every linear layer is an FP8 GEMM preceded by the dynamic per-tensor quantization of
-/// its input (elementwise `fp8_quantize`); the MoE block quantizes inside.
+/// With FP8 weights every linear layer but the LM head and router is FP8: under SGLang and TensorRT-LLM one
+/// `fp8_linear` op (the framework's dynamic activation quantization and FP8 GEMM), under vLLM the dynamic
+/// per-tensor quantization of the input (elementwise `fp8_quantize`) then `gemm_fp8`; the MoE block quantizes
+/// inside.
 /// Tensor parallelism: query heads are split over the GPUs (they must divide by TP); KV heads are split
 /// too, or replicated when TP > KV heads (TP must then be a multiple of them: each GPU holds one).
 /// Identical ops are emitted once with a count (a layer's ops once x layers), so an iteration is ~20 ops.
