@@ -5,14 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "synperf/data/csv.hpp"
+#include "synperf/data/gemm_rows.hpp"
 #include "synperf/data/gemm_timing_loop.hpp"
-#include "synperf/data/inventory.hpp"
 #include "synperf/data/protocol.hpp"
 #include "synperf/family/fp8_linear.hpp"
 #include "synperf/gpu/registry.hpp"
@@ -70,24 +69,8 @@ inline void read_fp8_linear_file(const std::filesystem::path& file, const std::s
 
 /// Every fp8 GEMM row under `data_dir` (aiconfigurator/ and aiconfigurator_sglang/), in a stable order.
 [[nodiscard]] inline std::vector<measured_fp8_linear> read_fp8_linear_rows(const std::filesystem::path& data_dir) {
-    namespace fs = std::filesystem;
-    const std::map<std::string, std::string> versions = framework_versions(data_dir);
-    std::vector<fs::path> files;
-    for (const char* collection : {"aiconfigurator", "aiconfigurator_sglang"}) {
-        const fs::path root = data_dir / collection;
-        std::error_code ec;
-        if (!fs::is_directory(root, ec)) continue;
-        for (const auto& entry : fs::directory_iterator(root))
-            if (entry.is_directory() && fs::exists(entry.path() / "gemm_perf.csv")) files.push_back(entry.path() / "gemm_perf.csv");
-    }
-    std::sort(files.begin(), files.end());
-    if (files.empty()) throw load_error(data_dir.string(), 0, 0, "expected aiconfigurator*/<gpu>/gemm_perf.csv files, found none");
     std::vector<measured_fp8_linear> rows;
-    for (const fs::path& f : files) {
-        const std::string gpu = gpu::find_gpu(f.parent_path().filename().string()).name;
-        const auto version = versions.find(f.lexically_relative(data_dir).generic_string());
-        read_fp8_linear_file(f, gpu, rows, version == versions.end() ? std::string_view{} : std::string_view(version->second));
-    }
+    for (const gemm_table& t : gemm_tables(data_dir)) read_fp8_linear_file(t.file, t.gpu, rows, t.framework_version);
     return rows;
 }
 

@@ -58,8 +58,15 @@ inline void read_gemm_file(const std::filesystem::path& file, const std::string&
     }
 }
 
-/// Every bf16 GEMM row under `data_dir` (aiconfigurator/ and aiconfigurator_sglang/), in a stable order.
-[[nodiscard]] inline std::vector<measured_gemm> read_gemm_rows(const std::filesystem::path& data_dir) {
+/// One aiconfigurator-format GEMM table: its file, the folder's GPU and the collector's version ("" = the newest).
+struct gemm_table {
+    std::filesystem::path file;
+    std::string gpu;
+    std::string framework_version;
+};
+
+/// Every `aiconfigurator*/<gpu>/gemm_perf.csv` under `data_dir`, in a stable order; none is a load_error.
+[[nodiscard]] inline std::vector<gemm_table> gemm_tables(const std::filesystem::path& data_dir) {
     namespace fs = std::filesystem;
     const std::map<std::string, std::string> versions = framework_versions(data_dir);
     std::vector<fs::path> files;
@@ -72,12 +79,18 @@ inline void read_gemm_file(const std::filesystem::path& file, const std::string&
     }
     std::sort(files.begin(), files.end());
     if (files.empty()) throw load_error(data_dir.string(), 0, 0, "expected aiconfigurator*/<gpu>/gemm_perf.csv files, found none");
-    std::vector<measured_gemm> rows;
+    std::vector<gemm_table> out;
     for (const fs::path& f : files) {
-        const std::string gpu = gpu::find_gpu(f.parent_path().filename().string()).name;
         const auto version = versions.find(f.lexically_relative(data_dir).generic_string());
-        read_gemm_file(f, gpu, rows, version == versions.end() ? std::string_view{} : std::string_view(version->second));
+        out.push_back({f, gpu::find_gpu(f.parent_path().filename().string()).name, version == versions.end() ? "" : version->second});
     }
+    return out;
+}
+
+/// Every bf16 GEMM row under `data_dir` (aiconfigurator/ and aiconfigurator_sglang/), in a stable order.
+[[nodiscard]] inline std::vector<measured_gemm> read_gemm_rows(const std::filesystem::path& data_dir) {
+    std::vector<measured_gemm> rows;
+    for (const gemm_table& t : gemm_tables(data_dir)) read_gemm_file(t.file, t.gpu, rows, t.framework_version);
     return rows;
 }
 
