@@ -86,6 +86,21 @@ TEST_CASE("fp8_linear: on sm_89 TensorRT-LLM takes the CUDA-core GEMM up to m = 
     CHECK_FALSE(fp8_linear::plan(problem(8, 4096, 4096, fp8_linear_framework::sglang), g).cuda_core_gemm);
 }
 
+TEST_CASE("fp8_linear: on sm_120 TensorRT-LLM's cuBLAS runs one CTA per tile, SGLang's CUTLASS the persistent sm_120 kernel") {
+    const gpu_numbers& g = synperf::hw::rtx_pro_6000_server::numbers;
+    const fp8_linear_plan trt = fp8_linear::plan(problem(16, 4096, 4096, fp8_linear_framework::trtllm), g);
+    CHECK(trt.gemm.schedule == synperf::family::fp8_schedule::sm89_multistage);  // the M <= 32 bucket: 32x64x128
+    CHECK(trt.gemm.bm == 32);
+    CHECK(trt.gemm.bn == 64);
+    CHECK_FALSE(trt.gemm.persistent);
+    CHECK(trt.kernels[0].dispatch == synperf::work::dispatch_kind::hardware);
+    const fp8_linear_plan sgl = fp8_linear::plan(problem(16, 4096, 4096, fp8_linear_framework::sglang), g);
+    CHECK(sgl.gemm.schedule == synperf::family::fp8_schedule::sm120_auto);
+    CHECK(sgl.gemm.bm == 256);
+    CHECK(sgl.gemm.persistent);
+    CHECK(sgl.gemm.grid_ctas == 32);  // 1 x 32 tiles of 256 x 128
+}
+
 TEST_CASE("fp8_linear: the lower bound never falls as m grows within one GEMM path") {
     // Across the sm_89 switch from the CUDA-core GEMM (m <= 8) to the tensor cores the op does get faster, as
     // the L40S rows show (4096 x 4096: 25.3 us at m = 8, 17.8 us at m = 9), so the check restarts there.

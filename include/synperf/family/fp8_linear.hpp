@@ -14,8 +14,9 @@
 ///
 /// Approximations, stated because no public source fixes them: cuBLASLt's FP8 kernel choice is closed, and
 /// sgl-kernel's fp8_scaled_mm dispatch descends from vLLM's, so the GEMM of both frameworks is decomposed
-/// with vLLM's CUTLASS scaled_mm dispatch (`family::gemm_fp8`); the amax reduction's grid (1024-thread CTAs,
-/// at most two per SM, a grid-stride loop of 16-byte loads) is assumed.
+/// with vLLM's CUTLASS scaled_mm dispatch (`family::gemm_fp8`), on sm_120 TensorRT-LLM's with its
+/// one-CTA-per-tile sm_89 entries (`fp8_linear_detail::gemm_choice`); the amax reduction's grid (1024-thread
+/// CTAs, at most two per SM, a grid-stride loop of 16-byte loads) is assumed.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -96,6 +97,14 @@ inline work::kernel_launch cuda_core_gemm(const fp8_linear_problem& p, const gpu
     floor.dram_bytes = std::max(0.0, double(p.n) * kk + mm * kk + 2.0 * mm * double(p.n) - g.l2_bytes);
     k.compulsory = floor;
     return k;
+}
+
+/// The GEMM's dispatch entry. cuBLAS runs one CTA per tile on sm_120, which has no wgmma or tcgen05 (the bf16
+/// GEMM family's rule, KERNELS.md §1.1), so TensorRT-LLM's GEMM there takes the one-CTA-per-tile M buckets of the
+/// sm_89 dispatch rather than vLLM's single persistent sm_120 kernel (which SGLang's CUTLASS path runs).
+inline gemm_fp8_detail::kernel_choice gemm_choice(const fp8_linear_problem& p, const gpu::gpu_numbers& g) {
+    if (p.framework == fp8_linear_framework::trtllm && g.cc_major == 12) return gemm_fp8_detail::sm89_choice(p.m, p.n);
+    return gemm_fp8_detail::choose({p.m, p.n, p.k}, g);
 }
 
 /// The reuse distance as the model reads it, as for the bf16 GEMM: its ratio to L2 clamped to [1/8, 2], serving
@@ -196,7 +205,7 @@ struct fp8_linear {
         if (out.cuda_core_gemm) {
             out.kernels.push_back(fp8_linear_detail::cuda_core_gemm(p, g));
         } else {
-            gemm_fp8_plan gp = gemm_fp8::plan({p.m, p.n, p.k}, g);
+            gemm_fp8_plan gp = gemm_fp8::plan_with({p.m, p.n, p.k}, g, fp8_linear_detail::gemm_choice(p, g));
             out.gemm = gp.config;
             out.kernels.push_back(std::move(gp.kernels.front()));
         }

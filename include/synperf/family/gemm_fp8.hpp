@@ -239,9 +239,8 @@ inline traffic compulsory_traffic(const gemm_fp8_problem& p, const gpu::gpu_numb
     return t;
 }
 
-/// The whole configuration for a problem on a GPU: dispatch choice, launch, tile and grid counts.
-inline gemm_fp8_config select_config(const gemm_fp8_problem& p, const gpu::gpu_numbers& g) {
-    kernel_choice k = choose(p, g);
+/// The whole configuration for a problem on a GPU with dispatch entry `k`: launch, tile and grid counts.
+inline gemm_fp8_config select_config(const gemm_fp8_problem& p, const gpu::gpu_numbers& g, const kernel_choice& k) {
     gemm_fp8_config c;
     const auto apply = [&c](const kernel_choice& kc) {
         c.bm = kc.bm;
@@ -345,15 +344,27 @@ struct gemm_fp8 {
             synperf::detail::report_error("gemm_fp8: an operand of " + std::to_string(largest) + " elements exceeds 2^40 (no GPU holds it)");
     }
 
-    /// Decomposes one FP8 GEMM on one GPU.
-    static gemm_fp8_plan plan(const gemm_fp8_problem& p, const gpu::gpu_numbers& g) {
-        validate(p);
+    static void require_fp8_tensor_cores(const gpu::gpu_numbers& g) {
         if (!(g.tensor_fp8_flop_per_clk > 0))
             synperf::detail::report_error("gemm_fp8: this GPU (sm_" + std::to_string(g.sm_version()) +
                                           ") has no FP8 tensor cores (tensor_fp8_flop_per_clk = 0)");
+    }
+
+    /// Decomposes one FP8 GEMM on one GPU, with vLLM's dispatch entry for its architecture.
+    static gemm_fp8_plan plan(const gemm_fp8_problem& p, const gpu::gpu_numbers& g) {
+        validate(p);
+        require_fp8_tensor_cores(g);
+        return plan_with(p, g, gemm_fp8_detail::choose(p, g));
+    }
+
+    /// Decomposes one FP8 GEMM with a given dispatch entry (another library's kernel of the same kind, e.g. the
+    /// one-CTA-per-tile sm_89 entries for cuBLAS on sm_120).
+    static gemm_fp8_plan plan_with(const gemm_fp8_problem& p, const gpu::gpu_numbers& g, const gemm_fp8_detail::kernel_choice& k) {
+        validate(p);
+        require_fp8_tensor_cores(g);
         gemm_fp8_plan out;
         gemm_fp8_config& c = out.config;
-        c = gemm_fp8_detail::select_config(p, g);
+        c = gemm_fp8_detail::select_config(p, g, k);
         const gemm_fp8_detail::traffic t = gemm_fp8_detail::compulsory_traffic(p, g);
         out.footprint_bytes = t.footprint;
         out.weight_bytes = t.weights;
