@@ -67,9 +67,21 @@ TEST_CASE("fp8_linear: SGLang quantizes per token, eight tokens per CTA, then ru
     CHECK(p.kernels[1].tasks[0].count == 13);                     // ceil(100 / 8)
     CHECK(p.kernels[1].launch.threads_per_cta == 256);                    // a warp per token
     CHECK(p.kernels[1].tasks[0].work.l2_bytes == doctest::Approx(8.0 * (2048 * 3 + 4)));  // 8 rows: read bf16, write e4m3 + scale
-    // sm100: M in (64, 256] -> 128x128x128, cluster 2x1 (2-SM UMMA).
+    // sgl-kernel sm100: mp2 = 128 in (64, 256] -> 128x128x128, cluster 2x1 (2-SM UMMA), no swap-AB.
     CHECK(p.gemm.bm == 128);
+    CHECK(p.gemm.bn == 128);
+    CHECK(p.gemm.cluster_m == 2);
     CHECK(p.gemm.two_sm);
+    CHECK_FALSE(p.gemm.swap_ab);
+    // m <= 16: 64x64x128, cluster 1x4; (16, 64]: 64x64x128, 1x1; > 256: 256x128x64, 2x2.
+    const auto small = fp8_linear::plan(problem(8, 4096, 2048, fp8_linear_framework::sglang), g).gemm;
+    CHECK((small.bm == 64 && small.bn == 64 && small.cluster_n == 4 && !small.swap_ab));
+    const auto mid = fp8_linear::plan(problem(64, 4096, 2048, fp8_linear_framework::sglang), g).gemm;
+    CHECK((mid.bm == 64 && mid.cluster_m == 1 && mid.cluster_n == 1));
+    const auto large = fp8_linear::plan(problem(4096, 4096, 2048, fp8_linear_framework::sglang), g).gemm;
+    CHECK((large.bm == 256 && large.bn == 128 && large.bk == 64 && large.cluster_m == 2 && large.cluster_n == 2));
+    // TensorRT-LLM on sm100 keeps vLLM's entries (swap-AB at small M).
+    CHECK(fp8_linear::plan(problem(8, 4096, 2048, fp8_linear_framework::trtllm), g).gemm.swap_ab);
 }
 
 TEST_CASE("fp8_linear: on sm_89 TensorRT-LLM takes the CUDA-core GEMM up to m = 8, cuBLAS above") {
@@ -86,7 +98,7 @@ TEST_CASE("fp8_linear: on sm_89 TensorRT-LLM takes the CUDA-core GEMM up to m = 
     CHECK_FALSE(fp8_linear::plan(problem(8, 4096, 4096, fp8_linear_framework::sglang), g).cuda_core_gemm);
 }
 
-TEST_CASE("fp8_linear: on sm_120 TensorRT-LLM's cuBLAS runs one CTA per tile, SGLang's CUTLASS the persistent sm_120 kernel") {
+TEST_CASE("fp8_linear: on sm_120 TensorRT-LLM's cuBLAS runs one CTA per tile, SGLang's CUTLASS its one persistent kernel") {
     const gpu_numbers& g = synperf::hw::rtx_pro_6000_server::numbers;
     const fp8_linear_plan trt = fp8_linear::plan(problem(16, 4096, 4096, fp8_linear_framework::trtllm), g);
     CHECK(trt.gemm.schedule == synperf::family::fp8_schedule::sm89_multistage);  // the M <= 32 bucket: 32x64x128
@@ -96,9 +108,9 @@ TEST_CASE("fp8_linear: on sm_120 TensorRT-LLM's cuBLAS runs one CTA per tile, SG
     CHECK(trt.kernels[0].dispatch == synperf::work::dispatch_kind::hardware);
     const fp8_linear_plan sgl = fp8_linear::plan(problem(16, 4096, 4096, fp8_linear_framework::sglang), g);
     CHECK(sgl.gemm.schedule == synperf::family::fp8_schedule::sm120_auto);
-    CHECK(sgl.gemm.bm == 256);
+    CHECK((sgl.gemm.bm == 128 && sgl.gemm.bn == 128 && sgl.gemm.bk == 128));  // sgl-kernel's one sm_120 entry
     CHECK(sgl.gemm.persistent);
-    CHECK(sgl.gemm.grid_ctas == 32);  // 1 x 32 tiles of 256 x 128
+    CHECK(sgl.gemm.grid_ctas == 32);  // 1 x 32 tiles of 128 x 128
 }
 
 TEST_CASE("fp8_linear: the lower bound never falls as m grows within one GEMM path") {

@@ -12,11 +12,11 @@
 ///   the row's amax, then its quantized row and scale) then `fp8_scaled_mm` (CUTLASS, per-token x per-channel
 ///   scales).
 ///
-/// Approximations, stated because no public source fixes them: cuBLASLt's FP8 kernel choice is closed, and
-/// sgl-kernel's fp8_scaled_mm dispatch descends from vLLM's, so the GEMM of both frameworks is decomposed
-/// with vLLM's CUTLASS scaled_mm dispatch (`family::gemm_fp8`), on sm_120 TensorRT-LLM's with its
-/// one-CTA-per-tile sm_89 entries (`fp8_linear_detail::gemm_choice`); the amax reduction's grid (1024-thread
-/// CTAs, at most two per SM, a grid-stride loop of 16-byte loads) is assumed.
+/// The GEMM is decomposed as `family::gemm_fp8` decomposes a CUTLASS scaled_mm, with each framework's dispatch
+/// entry (`fp8_linear_detail::gemm_choice`). Approximations, stated because no public source fixes them:
+/// cuBLASLt's FP8 kernel choice is closed (vLLM's dispatch stands in for it, on sm_120 its one-CTA-per-tile
+/// sm_89 entries), sgl-kernel's sm_90 and sm_89 entries are taken to be vLLM's, and the amax reduction's grid
+/// (1024-thread CTAs, at most two per SM, a grid-stride loop of 16-byte loads) is assumed.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -99,11 +99,32 @@ inline work::kernel_launch cuda_core_gemm(const fp8_linear_problem& p, const gpu
     return k;
 }
 
-/// The GEMM's dispatch entry. cuBLAS runs one CTA per tile on sm_120, which has no wgmma or tcgen05 (the bf16
-/// GEMM family's rule, KERNELS.md §1.1), so TensorRT-LLM's GEMM there takes the one-CTA-per-tile M buckets of the
-/// sm_89 dispatch rather than vLLM's single persistent sm_120 kernel (which SGLang's CUTLASS path runs).
+/// sgl-kernel `fp8_scaled_mm` on sm_100/103 (`sm100_fp8_dispatch_bias`, csrc/gemm/fp8_gemm_kernel.cu): M bucket
+/// mp2 = max(16, next_pow2(m)) -> tile and cluster, KernelScheduleAuto, no swap-AB.
+constexpr gemm_fp8_detail::kernel_choice sglang_sm100_choice(std::int64_t m) noexcept {
+    using enum fp8_schedule;
+    const std::int64_t mp2 = std::max<std::int64_t>(16, gemm_fp8_detail::next_pow2(m));
+    if (mp2 <= 16) return {64, 64, 128, 1, 4, sm100_auto, false};
+    if (mp2 <= 64) return {64, 64, 128, 1, 1, sm100_auto, false};
+    if (mp2 <= 256) return {128, 128, 128, 2, 1, sm100_auto, false};
+    return {256, 128, 64, 2, 2, sm100_auto, false};
+}
+
+/// sgl-kernel `fp8_scaled_mm` on sm_120 (`sm120_fp8_dispatch_bias`): one kernel, 128x128x128, cluster 1x1.
+constexpr gemm_fp8_detail::kernel_choice sglang_sm120_choice() noexcept {
+    return {128, 128, 128, 1, 1, fp8_schedule::sm120_auto, false};
+}
+
+/// The GEMM's dispatch entry.
+/// - TensorRT-LLM: cuBLAS runs one CTA per tile on sm_120, which has no wgmma or tcgen05 (the bf16 GEMM family's
+///   rule, KERNELS.md §1.1), so its GEMM there takes the one-CTA-per-tile M buckets of the sm_89 dispatch; elsewhere
+///   vLLM's dispatch stands in for cuBLASLt's closed choice.
+/// - SGLang: sgl-kernel's own entries on sm_100/103 and sm_120; on sm_89 and sm_90 vLLM's, from which sgl-kernel's
+///   descend. (Read from a recent sgl-kernel; the 0.5.10 release in the data may differ.)
 inline gemm_fp8_detail::kernel_choice gemm_choice(const fp8_linear_problem& p, const gpu::gpu_numbers& g) {
     if (p.framework == fp8_linear_framework::trtllm && g.cc_major == 12) return gemm_fp8_detail::sm89_choice(p.m, p.n);
+    if (p.framework == fp8_linear_framework::sglang && (g.cc_major == 10 || g.cc_major == 11)) return sglang_sm100_choice(p.m);
+    if (p.framework == fp8_linear_framework::sglang && g.cc_major == 12) return sglang_sm120_choice();
     return gemm_fp8_detail::choose({p.m, p.n, p.k}, g);
 }
 
