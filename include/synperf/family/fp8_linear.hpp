@@ -192,8 +192,8 @@ struct fp8_linear {
     }
 
     /// As the bf16 GEMM's: each pipe's and memory level's cycles as a ratio to the op's lower bound (no
-    /// absolute cycle counts, no tile sizes), the quantization's share of the bound, how many kernels the op
-    /// launches, wave quantization and the L2 reuse of the timing loop.
+    /// absolute cycle counts, no tile sizes), the quantization kernels' and the launch floors' shares of the
+    /// bound, the GEMM's wave quantization, and the L2 reuse of the timing loop.
     static constexpr std::array<std::string_view, 18> feature_names{
         "theoretical_us", "tensor_all_ratio", "tensor_sm_max_ratio", "smem_sm_max_ratio", "fma_sm_max_ratio",
         "l2_all_ratio", "l2_sm_max_ratio", "dram_ratio", "cold_weight_ratio", "quant_ratio", "launch_ratio",
