@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// End-to-end prediction speed: decompose -> schedule -> features -> MLP, for one GEMM.
+// End-to-end prediction speed: decompose -> schedule -> features -> MLP, for one GEMM and one FP8 linear layer.
 #include <benchmark/benchmark.h>
 
 #include <synperf/cost/mlp_cost.hpp>
+#include <synperf/family/fp8_linear.hpp>
 #include <synperf/family/gemm.hpp>
 #include <synperf/gpu/registry.hpp>
 #include <synperf/mlp/compiled.hpp>
+#include <synperf/models/fp8_linear.hpp>
 #include <synperf/models/gemm.hpp>
 #include <synperf/predictor/predictor.hpp>
 #include <synperf/hw/h100_sxm.hpp>
@@ -35,6 +37,15 @@ void bm_predict_gemm_a100_runtime(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(p.predict(shape, "sglang").latency_us);
 }
 BENCHMARK(bm_predict_gemm_a100_runtime)->Arg(1)->Arg(128)->Arg(4096);
+
+// An FP8 linear layer (quantization kernels + GEMM), run-time GPU: TensorRT-LLM on H100 (three kernels).
+void bm_predict_fp8_linear_h100_runtime(benchmark::State& state) {
+    static const auto net = std::shared_ptr<const mlp::network>(&models::fp8_linear(), [](const mlp::network*) {});
+    const runtime_predictor<family::fp8_linear> p(gpu::find_gpu("h100_sxm").numbers, cost::mlp_cost(net));
+    const family::fp8_linear_problem shape{state.range(0), 4096, 4096, family::fp8_linear_framework::trtllm, 0.0};
+    for (auto _ : state) benchmark::DoNotOptimize(p.predict(shape, "trtllm").latency_us);
+}
+BENCHMARK(bm_predict_fp8_linear_h100_runtime)->Arg(1)->Arg(128)->Arg(4096);
 
 // The MLP forward pass alone: the compiled evaluator the cost model uses, and the reference evaluator.
 void bm_mlp_forward_compiled(benchmark::State& state) {
