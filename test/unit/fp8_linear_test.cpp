@@ -161,7 +161,7 @@ TEST_CASE("fp8_linear: serving (no reuse distance) reads like a loop whose weigh
 
 TEST_CASE("fp8_linear: invalid shapes, GPUs without FP8 and unknown frameworks are rejected") {
     const gpu_numbers& g = synperf::hw::h100_sxm::numbers;
-    CHECK_THROWS_WITH_AS(fp8_linear::plan(problem(0, 4096, 4096, fp8_linear_framework::trtllm), g), doctest::Contains("m must be > 0"),
+    CHECK_THROWS_WITH_AS(fp8_linear::plan(problem(0, 4096, 4096, fp8_linear_framework::trtllm), g), doctest::Contains("fp8_linear: m must be > 0"),
                          synperf::invalid_argument);
     CHECK_THROWS_WITH_AS(fp8_linear::plan(problem(16, 4096, 4100, fp8_linear_framework::sglang), g),
                          doctest::Contains("k must be a multiple of 16"), synperf::invalid_argument);
