@@ -200,7 +200,9 @@ struct fp8_linear {
         "waves", "wave_efficiency", "footprint_over_l2", "reuse_over_l2", "m", "n", "k"};
     static constexpr std::size_t feature_count = feature_names.size();
 
-    /// The GEMM's dispatch: persistent on sm_90/100/103/120 (as `gemm_fp8`), one CTA per tile on sm_89.
+    /// The GEMM's usual dispatch, as `gemm_fp8`'s: persistent on sm_90/100/103/120, one CTA per tile on sm_89. The
+    /// plan reports hardware dispatch wherever its kernel runs one CTA per tile (sm_90 at M <= 64, TensorRT-LLM on
+    /// sm_120, the CUDA-core GEMM).
     static constexpr work::dispatch_kind main_dispatch(const gpu::gpu_numbers& g) noexcept { return gemm_fp8::main_dispatch(g); }
 
     /// The GEMM's checks (positive, aligned, bounded shapes) and a finite, non-negative reuse distance.

@@ -344,6 +344,7 @@ struct gemm_fp8 {
             synperf::detail::report_error("gemm_fp8: an operand of " + std::to_string(largest) + " elements exceeds 2^40 (no GPU holds it)");
     }
 
+    /// Rejects a GPU without FP8 tensor cores.
     static void require_fp8_tensor_cores(const gpu::gpu_numbers& g) {
         if (!(g.tensor_fp8_flop_per_clk > 0))
             synperf::detail::report_error("gemm_fp8: this GPU (sm_" + std::to_string(g.sm_version()) +
