@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "synperf/data/csv.hpp"
 #include "synperf/data/gemm_rows.hpp"
 #include "synperf/data/gemm_timing_loop.hpp"
 #include "synperf/data/protocol.hpp"
@@ -40,31 +39,21 @@ struct measured_fp8_linear {
     return 0;
 }
 
-/// Reads the fp8 rows of one `gemm_perf.csv` (kernel_source torch_flow = TensorRT-LLM, sglang = SGLang).
+/// Reads the fp8 rows of one `gemm_perf.csv` (kernel_source torch_flow = TensorRT-LLM, sglang = SGLang; the
+/// framework levels this family has).
 inline void read_fp8_linear_file(const std::filesystem::path& file, const std::string& gpu, std::vector<measured_fp8_linear>& out,
                                  std::string_view framework_version = {}) {
     const double l2_bytes = gpu::find_gpu(gpu).numbers.l2_bytes;
-    const csv_table t = csv_table::load(file.string());
-    const std::size_t c_src = t.column("kernel_source"), c_dtype = t.column("gemm_dtype"), c_m = t.column("m"),
-                      c_n = t.column("n"), c_k = t.column("k"), c_lat = t.column("latency");
-    for (std::size_t r = 0; r < t.rows(); ++r) {
-        if (t.field(r, c_dtype) != "fp8") continue;
-        const std::string_view src = t.field(r, c_src);
-        std::string fw = src == "torch_flow" ? "trtllm" : src == "sglang" ? "sglang" : "";
-        if (fw.empty()) continue;
-        measured_fp8_linear row;
-        row.gpu = gpu;
-        row.problem.m = t.positive_integer(r, c_m);
-        row.problem.n = t.positive_integer(r, c_n);
-        row.problem.k = t.positive_integer(r, c_k);
-        row.problem.framework = family::fp8_linear::parse_framework(fw);
-        row.problem.reuse_distance_bytes = fp8_linear_reuse_distance(gemm_timing_loop_of(fw, framework_version), row.problem, l2_bytes);
-        const double ms = t.number(r, c_lat);
-        if (!(ms > 0)) throw load_error(file.string(), t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
-        row.latency_us = ms * 1e3;
-        row.shape_hash = shape_hash({row.problem.n, row.problem.k});
-        out.push_back(std::move(row));
-    }
+    for_each_gemm_row(file, "fp8", [&](const gemm_table_row& row) {
+        if (row.framework != "trtllm" && row.framework != "sglang") return;
+        measured_fp8_linear m;
+        m.gpu = gpu;
+        m.problem = {row.m, row.n, row.k, family::fp8_linear::parse_framework(row.framework), 0.0};
+        m.problem.reuse_distance_bytes = fp8_linear_reuse_distance(gemm_timing_loop_of(row.framework, framework_version), m.problem, l2_bytes);
+        m.latency_us = row.latency_us;
+        m.shape_hash = shape_hash({m.problem.n, m.problem.k});
+        out.push_back(std::move(m));
+    });
 }
 
 /// Every fp8 GEMM row under `data_dir` (aiconfigurator/ and aiconfigurator_sglang/), in a stable order.

@@ -2,9 +2,12 @@
 #pragma once
 /// \file Measured bf16 GEMM latencies from the aiconfigurator-format tables.
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "synperf/data/csv.hpp"
@@ -33,29 +36,50 @@ struct measured_gemm {
     return {};
 }
 
+/// One measured row of a `gemm_perf.csv`: its framework (`gemm_framework`), shape and latency in microseconds.
+struct gemm_table_row {
+    std::string framework;
+    std::int64_t m = 0, n = 0, k = 0;
+    double latency_us = 0;
+};
+
+/// Calls `visit(row)` for every row of `file` with gemm_dtype `dtype` and a known framework; a non-positive
+/// shape or latency is a load_error naming the file and line.
+template <class Visit>
+void for_each_gemm_row(const std::filesystem::path& file, std::string_view dtype, Visit&& visit) {
+    const csv_table t = csv_table::load(file.string());
+    const std::size_t c_src = t.column("kernel_source"), c_dtype = t.column("gemm_dtype"), c_m = t.column("m"),
+                      c_n = t.column("n"), c_k = t.column("k"), c_lat = t.column("latency");
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        if (t.field(r, c_dtype) != dtype) continue;
+        gemm_table_row row;
+        row.framework = gemm_framework(t.field(r, c_src));
+        if (row.framework.empty()) continue;
+        row.m = t.positive_integer(r, c_m);
+        row.n = t.positive_integer(r, c_n);
+        row.k = t.positive_integer(r, c_k);
+        const double ms = t.number(r, c_lat);
+        if (!(ms > 0)) throw load_error(file.string(), t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
+        row.latency_us = ms * 1e3;
+        visit(std::move(row));
+    }
+}
+
 /// Reads the bf16 rows of one `gemm_perf.csv`; `gpu` is the folder's GPU, `framework_version` the collector's
 /// version from the inventory ("" = the newest), which sets each row's reuse distance (gemm_timing_loop.hpp).
 inline void read_gemm_file(const std::filesystem::path& file, const std::string& gpu, std::vector<measured_gemm>& out,
                            std::string_view framework_version = {}) {
     const double l2_bytes = gpu::find_gpu(gpu).numbers.l2_bytes;
-    const csv_table t = csv_table::load(file.string());
-    const std::size_t c_src = t.column("kernel_source"), c_dtype = t.column("gemm_dtype"), c_m = t.column("m"),
-                      c_n = t.column("n"), c_k = t.column("k"), c_lat = t.column("latency");
-    for (std::size_t r = 0; r < t.rows(); ++r) {
-        if (t.field(r, c_dtype) != "bfloat16") continue;
-        std::string fw = gemm_framework(t.field(r, c_src));
-        if (fw.empty()) continue;
+    for_each_gemm_row(file, "bfloat16", [&](gemm_table_row row) {
         measured_gemm g;
         g.gpu = gpu;
-        g.framework = std::move(fw);
-        g.problem = {t.positive_integer(r, c_m), t.positive_integer(r, c_n), t.positive_integer(r, c_k), family::gemm_dtype::bf16};
+        g.framework = std::move(row.framework);
+        g.problem = {row.m, row.n, row.k, family::gemm_dtype::bf16};
         g.problem.reuse_distance_bytes = gemm_reuse_distance(gemm_timing_loop_of(g.framework, framework_version), g.problem, l2_bytes);
-        const double ms = t.number(r, c_lat);
-        if (!(ms > 0)) throw load_error(file.string(), t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
-        g.latency_us = ms * 1e3;
+        g.latency_us = row.latency_us;
         g.shape_hash = shape_hash({g.problem.n, g.problem.k});
         out.push_back(std::move(g));
-    }
+    });
 }
 
 /// One aiconfigurator-format GEMM table: its file, the folder's GPU and the collector's version ("" = the newest).
