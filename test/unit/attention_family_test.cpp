@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "synperf/cost/roofline_cost.hpp"
+#include "synperf/data/attention_rows.hpp"
 #include "synperf/error.hpp"
 #include "synperf/family.hpp"
 #include "synperf/family/attention.hpp"
@@ -154,6 +157,39 @@ TEST_CASE("attention: the backend policy picks the data's kernels") {
     auto p = prefill(at::framework::sglang, 2, 256);
     p.kernel = at::kernel_impl::triton;
     CHECK(at::plan_attention(p, gpu("h100_sxm")).implementation == at::kernel_impl::triton);
+}
+
+TEST_CASE("attention: SGLang rows whose collector casts q, k and v to FP8 with an FP8 cache read as FP8 inputs") {
+    namespace fs = std::filesystem;
+    const fs::path file = fs::temp_directory_path() / "synperf_sglang_attention_rows_test.csv";
+    const auto read = [&](const std::string& text, const std::string& g, at::phase ph) {
+        std::FILE* f = std::fopen(file.string().c_str(), "wb");
+        REQUIRE(f != nullptr);
+        std::fputs(text.c_str(), f);
+        std::fclose(f);
+        std::vector<synperf::data::measured_attention> rows;
+        synperf::data::attention_exclusions skipped;
+        synperf::data::read_attention_file(file, g, true, ph, rows, skipped);
+        std::vector<bool> fp8_inputs;
+        for (const auto& r : rows) fp8_inputs.push_back(r.problem.fp8_inputs);
+        return fp8_inputs;
+    };
+    const std::string header = "kernel_source,batch_size,isl,num_heads,num_key_value_heads,head_dim,beam_width,attn_dtype,kv_cache_dtype,step";
+    const std::string context = header + ",latency\n"
+                                "trtllm_mha,2,1024,32,8,128,1,bfloat16,bfloat16,0,0.05\n"
+                                "trtllm_mha,2,1024,32,8,128,1,bfloat16,fp8,0,0.05\n"
+                                "trtllm_mha,2,1024,32,8,128,1,fp8,fp8,0,0.05\n";
+    // The SGLang 0.5.10 collector (GB200, H100, ...) casts whenever the cache is FP8, in both phases.
+    CHECK(read(context, "gb200", at::phase::prefill) == std::vector<bool>{false, true, true});
+    CHECK(read(header + ",latency\ntrtllm_mha,8,1,32,8,128,1,bfloat16,fp8,1023,0.02\n", "gb200", at::phase::decode) ==
+          std::vector<bool>{true});
+    // RTX PRO 6000's and B200's later collections (B200's added window_size) cast for FP8 context FMHA only.
+    CHECK(read(context, "rtx_pro_6000_server", at::phase::prefill) == std::vector<bool>{false, false, true});
+    const std::string windowed = header + ",window_size,latency\n"
+                                 "trtllm_mha,2,1024,32,8,128,1,bfloat16,fp8,0,128,0.05\n"
+                                 "trtllm_mha,2,1024,32,8,128,1,fp8,fp8,0,128,0.05\n";
+    CHECK(read(windowed, "b200_sxm", at::phase::prefill) == std::vector<bool>{false, true});
+    fs::remove(file);
 }
 
 TEST_CASE("attention: pre-processing kernels are separate launches") {
