@@ -193,6 +193,39 @@ TEST_CASE("attention: SGLang rows whose collector casts q, k and v to FP8 with a
     fs::remove(file);
 }
 
+TEST_CASE("attention: A100's TensorRT-LLM decode rows read V from K's blocks (a K-only cache), the others do not") {
+    namespace fs = std::filesystem;
+    const fs::path file = fs::temp_directory_path() / "synperf_trtllm_attention_rows_test.csv";
+    {
+        std::FILE* f = std::fopen(file.string().c_str(), "wb");
+        REQUIRE(f != nullptr);
+        std::fputs("kernel_source,batch_size,num_heads,num_key_value_heads,head_dim,window_size,kv_cache_dtype,step,latency\n"
+                   "torch_flow,16,32,8,128,0,bfloat16,32767,0.677\n",
+                   f);
+        std::fclose(f);
+    }
+    const auto aliased = [&](const std::string& g) {
+        std::vector<synperf::data::measured_attention> rows;
+        synperf::data::attention_exclusions skipped;
+        synperf::data::read_attention_file(file, g, false, at::phase::decode, rows, skipped);
+        REQUIRE(rows.size() == 1);
+        return rows[0].problem;
+    };
+    const at::attention_problem a100 = aliased("a100_sxm"), h100 = aliased("h100_sxm");
+    CHECK(a100.v_aliases_k);
+    CHECK_FALSE(h100.v_aliases_k);
+    fs::remove(file);
+    // Only K's bytes are unique: the KV footprint halves, Q and O stay.
+    const at::op_bytes full = at::compulsory_bytes(h100), k_only = at::compulsory_bytes(a100);
+    CHECK(k_only.kv == doctest::Approx(full.kv / 2));
+    CHECK(k_only.q == doctest::Approx(full.q));
+    CHECK(k_only.o == doctest::Approx(full.o));
+    CHECK(at::plan_attention(a100, gpu("a100_sxm")).kv_footprint_bytes == doctest::Approx(k_only.kv));
+    at::attention_problem mla = a100;
+    mla.v_head_dim = 64;
+    CHECK_THROWS_WITH_AS(at::validate(mla), doctest::Contains("V's head dim equal to K's"), synperf::invalid_argument);
+}
+
 TEST_CASE("attention: pre-processing kernels are separate launches") {
     SUBCASE("TensorRT-LLM: fused QKV RoPE + KV write after the attention kernels") {
         for (const char* g : {"h100_sxm", "b200_sxm", "l40s", "rtx_pro_6000_server"}) {

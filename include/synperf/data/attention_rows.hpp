@@ -60,6 +60,14 @@ inline family::attention::kernel_impl sglang_kernel(std::string_view source, con
     return !has_window_column && gpu != "rtx_pro_6000_server";
 }
 
+/// Whether the TensorRT-LLM collector that timed `gpu`'s tables allocated a K-only cache. Until the
+/// 1.3.0rc20 upgrade (aiconfigurator commit dec5f4cd2) collect_attn.py built its KVCacheManager with
+/// CacheType::SELFKONLY, the MLA layout, for every attention op; that commit switched dense attention to
+/// CacheType::SELF ("Regular GQA/MHA has separate K and V tensors"). A100's tables are the only ones of an
+/// older TensorRT-LLM (1.0.0, MANIFEST.md). Their decode kernels read V from K's blocks, which the caches
+/// then serve: long-KV rows run up to 1.7x faster than reading K and V once from DRAM allows.
+[[nodiscard]] inline bool trtllm_collector_k_only_cache(std::string_view gpu) { return gpu == "a100_sxm"; }
+
 }  // namespace attention_rows_detail
 
 /// Reads one `context_attention_perf.csv` (prefill) or `generation_attention_perf.csv` (decode).
@@ -121,6 +129,8 @@ inline void read_attention_file(const std::filesystem::path& file, const std::st
         const bool fp8_attn = has_attn_dtype && t.field(r, c_attn) == "fp8";
         p.fp8_compute = !sglang && fp8_attn;
         p.fp8_inputs = sglang && (fp8_attn || (casts_with_fp8_cache && kvdt == "fp8"));
+        // Decode reads the cache; context reads the new K and V from the packed QKV input.
+        p.v_aliases_k = !sglang && !prefill && attention_rows_detail::trtllm_collector_k_only_cache(gpu);
         if (fp8_attn && p.kv_type != at::kv_dtype::fp8) p.kv_type = at::kv_dtype::fp8;
         if (prefill) {
             const std::int64_t isl = t.positive_integer(r, c_isl);

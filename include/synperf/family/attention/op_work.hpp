@@ -35,7 +35,7 @@ struct op_bytes {
 /// Element bytes of Q and O as the attention kernel reads and writes them (FP8 math reads an FP8 Q).
 [[nodiscard]] inline double q_element_bytes(const attention_problem& p) noexcept { return p.fp8_compute ? 1.0 : 2.0; }
 
-/// Q, K/V and O bytes of the batch.
+/// Q, K/V and O bytes of the batch (unique bytes: with `v_aliases_k`, V's reads are K's, so only K counts).
 [[nodiscard]] inline op_bytes compulsory_bytes(const attention_problem& p) noexcept {
     op_bytes b;
     const double qe = q_element_bytes(p);
@@ -44,7 +44,7 @@ struct op_bytes {
     const double q_tokens = double(p.q_tokens());
     b.q = q_tokens * p.heads * p.head_dim * qe;
     b.o = q_tokens * p.heads * p.dv() * 2.0;  // outputs are written in bf16
-    b.kv = kv_tokens * p.kv_heads * double(p.head_dim + p.dv()) * p.kv_bytes_per_element();
+    b.kv = kv_tokens * p.kv_heads * double(p.head_dim + (p.v_aliases_k ? 0 : p.dv())) * p.kv_bytes_per_element();
     return b;
 }
 

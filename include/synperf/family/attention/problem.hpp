@@ -85,6 +85,9 @@ struct attention_problem {
     bool fp8_compute = false;             ///< FP8 attention math requested (TRT-LLM FP8 context FMHA; implies fp8 KV);
                                           ///< SGLang also picks it itself (backend.hpp, framework_fp8_math)
     bool fp8_inputs = false;              ///< q, k, v reach the op already in FP8 (implies fp8 KV): no casts before the kernel
+    bool v_aliases_k = false;             ///< the cache holds K only and V's reads land on K's blocks (a measurement
+                                          ///< artefact: TensorRT-LLM's pre-1.3 collector allocated CacheType::SELFKONLY),
+                                          ///< so V's bytes come from the caches, not DRAM
     int page_size = 64;                   ///< paged KV-cache tokens per page
     framework backend = framework::sglang;    ///< framework whose backend runs the op
     kernel_impl kernel = kernel_impl::automatic;  ///< force one implementation
@@ -169,6 +172,7 @@ inline void validate(const attention_problem& p) {
     if (p.page_size <= 0) fail("page_size must be > 0, got " + std::to_string(p.page_size));
     if (p.fp8_compute && p.kv_type != kv_dtype::fp8) fail("fp8 attention math needs an fp8 KV cache");
     if (p.fp8_inputs && p.kv_type != kv_dtype::fp8) fail("fp8 inputs (q, k, v) need an fp8 KV cache");
+    if (p.v_aliases_k && p.dv() != p.head_dim) fail("V reads that alias K's blocks need V's head dim equal to K's");
     constexpr std::int64_t max_len = std::int64_t{1} << 24;  // 16 M tokens per request
     constexpr std::int64_t max_count = std::int64_t{1} << 20;
     double tokens = 0;
