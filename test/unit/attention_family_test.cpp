@@ -179,11 +179,10 @@ TEST_CASE("attention: SGLang rows whose collector casts q, k and v to FP8 with a
                                 "trtllm_mha,2,1024,32,8,128,1,bfloat16,bfloat16,0,0.05\n"
                                 "trtllm_mha,2,1024,32,8,128,1,bfloat16,fp8,0,0.05\n"
                                 "trtllm_mha,2,1024,32,8,128,1,fp8,fp8,0,0.05\n";
-    // The SGLang 0.5.10 collector (GB200, H100, ...) casts whenever the cache is FP8; decode rows keep the
-    // backend's casts (the data show none of the collector's).
+    // The SGLang 0.5.10 collector (GB200, H100, ...) casts whenever the cache is FP8, in both phases.
     CHECK(read(context, "gb200", at::phase::prefill) == std::vector<bool>{false, true, true});
     CHECK(read(header + ",latency\ntrtllm_mha,8,1,32,8,128,1,bfloat16,fp8,1023,0.02\n", "gb200", at::phase::decode) ==
-          std::vector<bool>{false});
+          std::vector<bool>{true});
     // RTX PRO 6000's and B200's later collections (B200's added window_size) cast for FP8 context FMHA only.
     CHECK(read(context, "rtx_pro_6000_server", at::phase::prefill) == std::vector<bool>{false, false, true});
     const std::string windowed = header + ",window_size,latency\n"
@@ -263,10 +262,13 @@ TEST_CASE("attention: pre-processing kernels are separate launches") {
         const at::attention_plan fp8 = at::plan_attention(p, gpu("h100_sxm"));
         CHECK(names(fp8) == names_t{"torch_cast_k_to_fp8", "torch_cast_v_to_fp8", "torch_cast_q_to_fp8", "store_cache"});
         CHECK(fp8.fp8_math);
-        // trtllm_mha: one fused cast-and-store kernel, then the query cast.
+        // trtllm_mha: one fused cast-and-store kernel; its decode (XQA) keeps the bf16 query, prefill casts it.
         const at::attention_plan fused = at::plan_attention(p, gpu("b200_sxm"));
-        CHECK(names(fused) == names_t{"torch_cast_q_to_fp8", "fused_fp8_set_kv_buffer"});
+        CHECK(names(fused) == names_t{"fused_fp8_set_kv_buffer"});
         CHECK(fused.fp8_math);
+        auto context = prefill(at::framework::sglang, 2, 256);
+        context.kv_type = at::kv_dtype::fp8;
+        CHECK(names(at::plan_attention(context, gpu("b200_sxm"))) == names_t{"torch_cast_q_to_fp8", "fused_fp8_set_kv_buffer"});
         // Inputs already in FP8: no casts; the fused kernel reads one byte per element.
         p.fp8_inputs = true;
         const at::attention_plan ready = at::plan_attention(p, gpu("b200_sxm"));

@@ -52,10 +52,9 @@ inline family::attention::kernel_impl sglang_kernel(std::string_view source, con
 /// were collected again by a later one that casts only for FP8 context FMHA (`is_context_phase and
 /// use_fp8_context_fmha`): B200's re-collection, the one that added `window_size`, and RTX PRO 6000's
 /// (commit 37826f10a). The prefill data agree: on the first group the bf16 and fp8 `attn_dtype` rows of an
-/// FP8 cache time alike (median ratio 1.000), on B200 and RTX PRO 6000 they differ by 1.2-2x. The reader
-/// applies the rule to prefill only: in decode the cast is not visible in either collector's data (the
-/// smallest FP8-cache ops time like bf16-cache ones on B200 as on GB200, 10.4 us), so the decode rows of
-/// both keep the backend's own casts and stay comparable.
+/// FP8 cache time alike (median ratio 1.000), on B200 and RTX PRO 6000 they differ by 1.2-2x. The decode
+/// data too: on H100 and H200 (FA3, whose backend would cast q, k and v in three kernels) the smallest
+/// FP8-cache ops time like the bf16-cache ones.
 [[nodiscard]] inline bool sglang_collector_casts_with_fp8_cache(std::string_view gpu, bool has_window_column) {
     return !has_window_column && gpu != "rtx_pro_6000_server";
 }
@@ -87,8 +86,7 @@ inline void read_attention_file(const std::filesystem::path& file, const std::st
     const std::size_t c_window = has_window ? t.column("window_size") : 0;
     const bool has_attn_dtype = t.has_column("attn_dtype");
     const std::size_t c_attn = has_attn_dtype ? t.column("attn_dtype") : 0;
-    const bool casts_with_fp8_cache =
-        sglang && stage == at::phase::prefill && attention_rows_detail::sglang_collector_casts_with_fp8_cache(gpu, has_window);
+    const bool casts_with_fp8_cache = sglang && attention_rows_detail::sglang_collector_casts_with_fp8_cache(gpu, has_window);
     for (std::size_t r = 0; r < t.rows(); ++r) {
         const std::string_view source = t.field(r, c_src);
         measured_attention m;
@@ -124,7 +122,7 @@ inline void read_attention_file(const std::filesystem::path& file, const std::st
         // attn_dtype fp8: TRT-LLM's collector runs the FP8 context FMHA; SGLang's casts q, k and v to FP8
         // before the timed op (collect_attn.py use_fp8_context_fmha), and the backend picks the math itself
         // (with an FP8 cache: FP8 in trtllm_mha and FA3, the query's type in Triton). The collector that
-        // timed most SGLang tables casts them in prefill whenever the cache is FP8
+        // timed most SGLang tables casts them whenever the cache is FP8, in both phases
         // (`sglang_collector_casts_with_fp8_cache`).
         const bool fp8_attn = has_attn_dtype && t.field(r, c_attn) == "fp8";
         p.fp8_compute = !sglang && fp8_attn;

@@ -14,8 +14,11 @@
 ///   rows into the cache, one warp per token row pair (4 tokens per 128-thread CTA). An FP8 cache first
 ///   casts K and V with two torch elementwise kernels; with the trtllm_mha backend the cast and store
 ///   are one Triton kernel (fused_fp8_set_kv_buffer). Where the backend runs FP8 math (backend.hpp,
-///   framework_fp8_math) a torch cast of q to FP8 comes before the attention kernel. Inputs already in
-///   FP8 (`fp8_inputs`) skip the casts. RoPE runs in the model, outside the op.
+///   framework_fp8_math) a torch cast of q to FP8 comes before the attention kernel, except in
+///   trtllm_mha's decode, whose XQA path keeps a bf16 query (forward_decode casts q only when not
+///   is_xqa_impl; B200's FP8-cache decode ops, timed without the collector's casts, take the time of the
+///   bf16-cache ones at the smallest sizes, 10.4 us, where a third launch would add over a microsecond).
+///   Inputs already in FP8 (`fp8_inputs`) skip the casts. RoPE runs in the model, outside the op.
 /// - vLLM (reshape_and_cache_flash): one CTA per token, min(kv_heads x d, 512) threads, FP8 cast fused;
 ///   with FP8 math its FlashAttention backend then quantizes q (scaled_fp8_quant, modelled as a cast).
 /// Each is memory-bound elementwise work: bytes read and written, FMA and XU ops; the compulsory work is
@@ -131,8 +134,11 @@ inline std::vector<work::kernel_launch> sglang_kv_store(const attention_problem&
         out.push_back(torch_fp8_cast("torch_cast_k_to_fp8", k_elems, g));
         out.push_back(torch_fp8_cast("torch_cast_v_to_fp8", v_elems, g));
     }
-    // FP8 math on a bf16 query: the backend casts q (q.to(float8_e4m3fn)) before the attention kernel.
-    if (p.fp8_compute && !p.fp8_inputs) out.push_back(torch_fp8_cast("torch_cast_q_to_fp8", tokens * p.heads * d, g));
+    // FP8 math on a bf16 query: the backend casts q (q.to(float8_e4m3fn)) before the attention kernel;
+    // trtllm_mha's decode (XQA) takes the bf16 query as it is.
+    const bool xqa_decode = chosen == kernel_impl::trtllm && p.stage == phase::decode;
+    if (p.fp8_compute && !p.fp8_inputs && !xqa_decode)
+        out.push_back(torch_fp8_cast("torch_cast_q_to_fp8", tokens * p.heads * d, g));
     work::kernel_launch k;
     k.name = fused_fp8 ? "fused_fp8_set_kv_buffer" : "store_cache";
     k.launch = {128, 32, 0};
