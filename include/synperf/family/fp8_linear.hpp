@@ -207,14 +207,7 @@ struct fp8_linear {
 
     /// The GEMM's checks (positive, aligned, bounded shapes) and a finite, non-negative reuse distance.
     static void validate(const fp8_linear_problem& p) {
-        try {
-            gemm_fp8::validate({p.m, p.n, p.k});
-        } catch (const synperf::invalid_argument& e) {  // the same checks, named after this family
-            std::string what = e.what();
-            constexpr std::string_view gemm_prefix = "synperf: gemm_fp8: ";
-            if (what.starts_with(gemm_prefix)) what.erase(0, gemm_prefix.size());
-            synperf::detail::report_error("fp8_linear: " + what);
-        }
+        gemm_fp8::validate({p.m, p.n, p.k}, name);
         if (!(std::isfinite(p.reuse_distance_bytes) && p.reuse_distance_bytes >= 0))
             synperf::detail::report_error("fp8_linear: reuse_distance_bytes must be finite and >= 0, got " +
                                           std::to_string(p.reuse_distance_bytes));

@@ -327,21 +327,22 @@ struct gemm_fp8 {
     }
 
     /// Rejects zero, negative and overflowing shapes, and N or K that break CUTLASS's 16-byte alignment.
-    static void validate(const gemm_fp8_problem& p) {
-        const auto check = [](std::int64_t v, const char* dim) {
-            if (v <= 0) synperf::detail::report_error(std::string("gemm_fp8: ") + dim + " must be > 0, got " + std::to_string(v));
-            if (v > (std::int64_t{1} << 31))
-                synperf::detail::report_error(std::string("gemm_fp8: ") + dim + " must be <= 2^31, got " + std::to_string(v));
+    /// `family` names the caller in the message (a family built on this GEMM reports its own name).
+    static void validate(const gemm_fp8_problem& p, std::string_view family = name) {
+        const std::string who = std::string(family) + ": ";
+        const auto check = [&](std::int64_t v, const char* dim) {
+            if (v <= 0) synperf::detail::report_error(who + dim + " must be > 0, got " + std::to_string(v));
+            if (v > (std::int64_t{1} << 31)) synperf::detail::report_error(who + dim + " must be <= 2^31, got " + std::to_string(v));
         };
         check(p.m, "m");
         check(p.n, "n");
         check(p.k, "k");
         // vLLM's cutlass_scaled_mm checks b.size(0) % 16 == 0 && b.size(1) % 16 == 0 (16-byte aligned e4m3 rows).
-        if (p.k % 16 != 0) synperf::detail::report_error("gemm_fp8: k must be a multiple of 16 (16-byte aligned e4m3 rows), got " + std::to_string(p.k));
-        if (p.n % 16 != 0) synperf::detail::report_error("gemm_fp8: n must be a multiple of 16 (16-byte aligned e4m3 rows), got " + std::to_string(p.n));
+        if (p.k % 16 != 0) synperf::detail::report_error(who + "k must be a multiple of 16 (16-byte aligned e4m3 rows), got " + std::to_string(p.k));
+        if (p.n % 16 != 0) synperf::detail::report_error(who + "n must be a multiple of 16 (16-byte aligned e4m3 rows), got " + std::to_string(p.n));
         const double largest = std::max({double(p.m) * double(p.n), double(p.m) * double(p.k), double(p.n) * double(p.k)});
         if (largest > 0x1p40)
-            synperf::detail::report_error("gemm_fp8: an operand of " + std::to_string(largest) + " elements exceeds 2^40 (no GPU holds it)");
+            synperf::detail::report_error(who + "an operand of " + std::to_string(largest) + " elements exceeds 2^40 (no GPU holds it)");
     }
 
     /// Rejects a GPU without FP8 tensor cores.
