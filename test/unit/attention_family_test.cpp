@@ -225,6 +225,32 @@ TEST_CASE("attention: A100's TensorRT-LLM decode rows read V from K's blocks (a 
     CHECK_THROWS_WITH_AS(at::validate(mla), doctest::Contains("V's head dim equal to K's"), synperf::invalid_argument);
 }
 
+TEST_CASE("attention: over a K-only cache, MMHA's second pass re-reads K from DRAM unless the resident chunks fit in L2") {
+    const auto a100 = gpu("a100_sxm");
+    const auto kv_bytes = [&](at::attention_problem p, bool aliased) {
+        p.v_aliases_k = aliased;
+        const at::attention_plan plan = at::plan_attention(p, a100);
+        const auto& k = plan.kernels.front();
+        REQUIRE(k.compulsory.has_value());
+        return std::pair{k.name, k.compulsory->dram_bytes + k.compulsory->l2_bytes};
+    };
+    // Plain MHA runs MMHA. 16 requests x 32 heads of 16k tokens: the resident CTAs' chunks of K far exceed
+    // A100's 40 MB L2, so V's reads, though they alias K's blocks, cost what a separate V would.
+    const at::attention_problem long_mha = decode(at::framework::trtllm, 16, 16384, 32, 32);
+    const auto [mmha, aliased_long] = kv_bytes(long_mha, true);
+    CHECK(mmha.find("masked_multihead_attention") == 0);
+    CHECK(aliased_long == doctest::Approx(kv_bytes(long_mha, false).second));
+    // One short request: its chunks fit, the second pass hits L2 and only K's bytes are compulsory.
+    const at::attention_problem short_mha = decode(at::framework::trtllm, 1, 256, 32, 32);
+    const double kv = 256.0 * 32 * 128 * 2;
+    CHECK(kv_bytes(short_mha, false).second - kv_bytes(short_mha, true).second == doctest::Approx(kv));
+    // XQA (GQA 32 / 8) reads a tile's K and V back to back: the aliased reads hit however long the cache.
+    const at::attention_problem long_gqa = decode(at::framework::trtllm, 16, 16384, 32, 8);
+    const auto [xqa, aliased_gqa] = kv_bytes(long_gqa, true);
+    CHECK(xqa.find("xqa") == 0);
+    CHECK(kv_bytes(long_gqa, false).second - aliased_gqa == doctest::Approx(16.0 * 16384 * 8 * 128 * 2));
+}
+
 TEST_CASE("attention: pre-processing kernels are separate launches") {
     SUBCASE("TensorRT-LLM: fused QKV RoPE + KV write after the attention kernels") {
         for (const char* g : {"h100_sxm", "b200_sxm", "l40s", "rtx_pro_6000_server"}) {

@@ -45,6 +45,7 @@
 #include "synperf/family/attention/op_work.hpp"
 #include "synperf/family/attention/problem.hpp"
 #include "synperf/gpu/numbers.hpp"
+#include "synperf/gpu/occupancy.hpp"
 #include "synperf/work/launch.hpp"
 #include "synperf/work/task.hpp"
 
@@ -215,6 +216,19 @@ inline attention_plan plan_prefill(const attention_problem& p, const gpu::gpu_nu
     return out;
 }
 
+/// Whether MMHA's V pass over a K-only cache (`v_aliases_k`) finds K's blocks still in L2. A CTA reads its
+/// chunk's K in one pass, keeps the logits in shared memory, then reads V in a second pass
+/// (decoderMaskedMultiheadAttentionTemplate.h); between the two, every resident CTA streams its own chunk of K, so
+/// the re-reads hit only when those chunks fit in L2 together. (XQA and the flash kernels read a tile's K and V
+/// back to back, where the aliased reads always hit.)
+[[nodiscard]] inline bool mmha_v_pass_hits_l2(const attention_problem& p, const gpu::gpu_numbers& g, const work::launch_config& launch,
+                                              int splits, std::int64_t chunk_tokens) {
+    const double ctas = double(p.batch()) * double(p.heads) * double(splits);
+    const double resident = std::min(ctas, double(gpu::occupancy(g, launch).ctas_per_sm) * g.sm_count);
+    const double chunk_bytes = double(chunk_tokens) * double(p.head_dim) * p.kv_bytes_per_element();
+    return resident * chunk_bytes <= g.l2_bytes;
+}
+
 inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_numbers& g) {
     attention_plan out;
     out.implementation = kernel_impl::trtllm;
@@ -280,8 +294,13 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         const int logits = int(std::min<std::int64_t>(chunk * 4 + 4096, std::max(4096, g.smem_per_cta_bytes - 2048)));
         k.launch = {256, 64, logits};
         for (const auto& r : p.requests) add_decode_splits(k, p, r, p.heads, splits, 32, base, 1.0, true);
+        if (p.v_aliases_k && !mmha_v_pass_hits_l2(p, g, k.launch, splits, chunk)) {
+            attention_problem two_passes = p;
+            two_passes.v_aliases_k = false;
+            k.compulsory = compulsory_attention_work(two_passes, g);
+        }
     }
-    k.compulsory = compulsory_attention_work(p, g);
+    if (!k.compulsory) k.compulsory = compulsory_attention_work(p, g);
     op_detail::spread_dram(k, k.compulsory->dram_bytes);
     out.kernels.push_back(std::move(k));
     return out;
