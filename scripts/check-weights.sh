@@ -5,7 +5,7 @@
 # protocol model is what the code and the data give today. A file trained with `--restarts N` records the seed it
 # kept, and a single run with that seed writes the same bytes.
 #   usage: scripts/check-weights.sh [family ...]        (default: every family with weights; needs build/tools/synperf
-#          and the measured data: $SYNPERF_DATA or ../shared/data; the whole set takes about an hour on 2 cores)
+#          and the measured data: $SYNPERF_DATA or ../shared/data; the whole set takes about 35 minutes on 2 cores)
 # Exit status 1 if any file differs.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
