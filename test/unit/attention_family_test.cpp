@@ -244,6 +244,12 @@ TEST_CASE("attention: over a K-only cache, MMHA's second pass re-reads K from DR
     const at::attention_problem short_mha = decode(at::framework::trtllm, 1, 256, 32, 32);
     const double kv = 256.0 * 32 * 128 * 2;
     CHECK(kv_bytes(short_mha, false).second - kv_bytes(short_mha, true).second == doctest::Approx(kv));
+    // 64 query heads over one KV head (beyond XQA's groups: MMHA). The grid runs the heads fastest, so the 216
+    // resident CTAs (2 per SM) read about 3.4 distinct chunks of 4 MiB: they fit in L2 and V's reads hit.
+    const at::attention_problem wide_group = decode(at::framework::trtllm, 16, 16384, 64, 1);
+    const auto [mmha_group, aliased_group] = kv_bytes(wide_group, true);
+    CHECK(mmha_group.find("masked_multihead_attention") == 0);
+    CHECK(kv_bytes(wide_group, false).second - aliased_group == doctest::Approx(16.0 * 16384 * 128 * 2));
     // XQA (GQA 32 / 8) reads a tile's K and V back to back: the aliased reads hit however long the cache.
     const at::attention_problem long_gqa = decode(at::framework::trtllm, 16, 16384, 32, 8);
     const auto [xqa, aliased_gqa] = kv_bytes(long_gqa, true);

@@ -218,15 +218,16 @@ inline attention_plan plan_prefill(const attention_problem& p, const gpu::gpu_nu
 
 /// Whether MMHA's V pass over a K-only cache (`v_aliases_k`) finds K's blocks still in L2. A CTA reads its
 /// chunk's K in one pass, keeps the logits in shared memory, then reads V in a second pass
-/// (decoderMaskedMultiheadAttentionTemplate.h); between the two, every resident CTA streams its own chunk of K, so
-/// the re-reads hit only when those chunks fit in L2 together. (XQA and the flash kernels read a tile's K and V
-/// back to back, where the aliased reads always hit.)
+/// (decoderMaskedMultiheadAttentionTemplate.h); between the two, the resident CTAs stream their chunks of K, so
+/// the re-reads hit only when those chunks fit in L2 together. The grid runs the query heads fastest, so the
+/// resident CTAs of one KV head's group read the same chunk: the working set is one chunk per group. (XQA and
+/// the flash kernels read a tile's K and V back to back, where the aliased reads always hit.)
 [[nodiscard]] inline bool mmha_v_pass_hits_l2(const attention_problem& p, const gpu::gpu_numbers& g, const work::launch_config& launch,
                                               int splits, std::int64_t chunk_tokens) {
     const double ctas = double(p.batch()) * double(p.heads) * double(splits);
     const double resident = std::min(ctas, double(gpu::occupancy(g, launch).ctas_per_sm) * g.sm_count);
     const double chunk_bytes = double(chunk_tokens) * double(p.head_dim) * p.kv_bytes_per_element();
-    return resident * chunk_bytes <= g.l2_bytes;
+    return resident / double(p.group_size()) * chunk_bytes <= g.l2_bytes;
 }
 
 inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_numbers& g) {
