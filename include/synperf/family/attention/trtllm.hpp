@@ -245,6 +245,7 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
     k.dispatch = work::dispatch_kind::hardware;
     const std::int64_t batch = p.batch();
     const std::int64_t history = max_kv_len(p);
+    bool v_reads_miss_l2 = false;  // over a K-only cache: MMHA's second pass (mmha_v_pass_hits_l2)
     if (g.cc_major == 10) {
         const int qt = gen_q_tile(grp);
         const std::int64_t q_ctas = ceil_div(grp, qt);
@@ -295,13 +296,11 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         const int logits = int(std::min<std::int64_t>(chunk * 4 + 4096, std::max(4096, g.smem_per_cta_bytes - 2048)));
         k.launch = {256, 64, logits};
         for (const auto& r : p.requests) add_decode_splits(k, p, r, p.heads, splits, 32, base, 1.0, true);
-        if (p.v_aliases_k && !mmha_v_pass_hits_l2(p, g, k.launch, splits, chunk)) {
-            attention_problem two_passes = p;
-            two_passes.v_aliases_k = false;
-            k.compulsory = compulsory_attention_work(two_passes, g);
-        }
+        v_reads_miss_l2 = p.v_aliases_k && !mmha_v_pass_hits_l2(p, g, k.launch, splits, chunk);
     }
-    if (!k.compulsory) k.compulsory = compulsory_attention_work(p, g);
+    attention_problem counted = p;  // the bytes this kernel must move: V's re-reads of K count when they miss
+    counted.v_aliases_k = p.v_aliases_k && !v_reads_miss_l2;
+    k.compulsory = compulsory_attention_work(counted, g);
     op_detail::spread_dram(k, k.compulsory->dram_bytes);
     out.kernels.push_back(std::move(k));
     return out;
