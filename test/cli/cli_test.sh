@@ -42,7 +42,10 @@ case "$case" in
     expect_error "unknown GPU 'h900'; known: a100_sxm" predict gemm --gpu h900 --m 1 --n 1 --k 1
     expect_error "m must be > 0, got 0" predict gemm --gpu h100_sxm --m 0 --n 8 --k 8
     expect_error "k must be > 0, got -5" predict gemm --gpu h100_sxm --m 8 --n 8 --k -5
-    expect_error "(could not be converted|out of range|n must be <= 2\^31)" predict gemm --gpu h100_sxm --m 8 --n 99999999999999999999 --k 8
+    expect_error "'99999999999999999999' is out of the 64-bit integer range" predict gemm --gpu h100_sxm --m 8 --n 99999999999999999999 --k 8
+    # strtoll(…, 0) would read these as octal 8 and hex 16: integers are decimal only.
+    expect_error "expected a decimal integer, got '010'" predict gemm --gpu h100_sxm --m 010 --n 8 --k 8
+    expect_error "expected a decimal integer, got '0x20'" predict attention --phase decode --gpu h100_sxm --heads 8 --kv-heads 8 --head-dim 128 --kv-lens 64,0x20
     expect_error "must be <= 2\^31" predict gemm --gpu h100_sxm --m 8 --n 8 --k 4294967296
     expect_error "unknown key 'dram_gbs'" predict gemm --gpu h100_sxm --set dram_gbs=1 --m 8 --n 8 --k 8
     printf 'm,n,k\n1,2\n' > "$work/bad.csv"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared pieces of the synperf CLI: GPU selection, data and model locations.
+#include <charconv>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -83,6 +85,35 @@ inline std::vector<std::string> outside_training_range(const mlp::network& net, 
                                       net.feature_names[i], x[i], lo, hi, net.clamp_to_training_range(i, x[i])));
     }
     return out;
+}
+
+/// CLI11 reads integers with strtoll(…, 0): an out-of-range value saturates and a leading 0 means octal. This
+/// checks every integer option's text first: decimal digits only, within the option's 64-bit range.
+inline void require_decimal_integers(CLI::App& app) {
+    for (CLI::Option* opt : app.get_options()) {
+        const std::string type = opt->get_type_name();
+        const bool is_signed = type == "INT", is_unsigned = type == "UINT";
+        if (!is_signed && !is_unsigned) continue;
+        opt->check(CLI::Validator(
+            [is_unsigned](std::string& text) -> std::string {
+                std::string_view digits = text;
+                if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+                const bool negative = !digits.empty() && digits.front() == '-';
+                if (negative && is_unsigned) return "expected a non-negative integer, got '" + text + "'";
+                const char* first = digits.data();
+                const char* last = digits.data() + digits.size();
+                std::int64_t value = 0;
+                const auto [end, ec] = std::from_chars(first, last, value);
+                if (ec == std::errc::result_out_of_range) return "'" + text + "' is out of the 64-bit integer range";
+                const std::size_t sign = negative ? 1 : 0;
+                const bool leading_zero = digits.size() > sign + 1 && digits[sign] == '0';
+                if (ec != std::errc{} || end != last || leading_zero)
+                    return "expected a decimal integer, got '" + text + "'";
+                return {};
+            },
+            "", "decimal integer"));
+    }
+    for (CLI::App* sub : app.get_subcommands({})) require_decimal_integers(*sub);
 }
 
 void add_gpus_command(CLI::App& app);
