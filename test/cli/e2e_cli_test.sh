@@ -52,6 +52,23 @@ case "$case" in
     out="$("$synperf" e2e --model "$src/test/data/e2e/mixtral-8x7b.json" --gpu h100_sxm --tp 2 --prompt-lens 100,300 --decode-steps 2 --json 2>&1)"; rc=$?
     [[ $rc -eq 0 ]] || { skip_without_weights "$out"; fail "mixtral: $out"; }
     grep -q '"moe"' <<<"$out" || fail "no moe in the breakdown: $out";;
+  e2e_compare)
+    # One run on several GPUs: a row each; a GPU the run does not fit gets its reason, not numbers.
+    out="$("$synperf" e2e --model qwen2.5-14b --gpu h100_sxm,b200_sxm,l4 --batch 8 --prompt-len 3500 --decode-steps 4 2>&1)"; rc=$?
+    [[ $rc -eq 0 ]] || { skip_without_weights "$out"; fail "compare: $out"; }
+    echo "$out"
+    for g in h100_sxm b200_sxm; do grep -Eq "^  $g +[a-z0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+ " <<<"$out" || fail "no row for $g"; done
+    grep -Eq "^  l4 .*cannot run: e2e: .*does not fit in GPU memory" <<<"$out" || fail "l4 should not fit: $out"
+    json="$("$synperf" e2e --model qwen2.5-14b --gpu h100_sxm,a100_sxm --batch 8 --prompt-len 3500 --decode-steps 4 --json)" || fail "json"
+    [[ "$(grep -c '"decode_tokens_per_s"' <<<"$json")" -eq 2 ]] || fail "expected 2 GPU rows in $json"
+    # The same GPU alone gives the same total as in the comparison.
+    a="$("$synperf" e2e --model qwen2.5-14b --gpu a100_sxm --batch 8 --prompt-len 3500 --decode-steps 4 | awk '$1 == "total" { print $2 }')"
+    b="$("$synperf" e2e --model qwen2.5-14b --gpu h100_sxm,a100_sxm --batch 8 --prompt-len 3500 --decode-steps 4 | awk '$1 == "a100_sxm" { print $5 }')"
+    [[ -n "$a" && "$a" == "$b" ]] || fail "a100_sxm alone ($a ms) and in the comparison ($b ms) differ"
+    [[ "$("$synperf" e2e --model llama-3.1-8b --gpu all --batch 1 --prompt-len 128 --decode-steps 1 | grep -c '^  [a-z]')" -eq 23 ]] \
+      || fail "--gpu all: expected the header and 22 GPU rows"
+    expect_error "unknown GPU 'h900'" e2e --model qwen2.5-14b --gpu h100_sxm,h900 --prompt-lens 100
+    expect_error "has an empty GPU name" e2e --model qwen2.5-14b --gpu h100_sxm, --prompt-lens 100;;
   e2e_dev_set)
     [[ -f "$data/e2e_dev.json" ]] || { echo "SKIPPED: no $data/e2e_dev.json (set SYNPERF_DATA)"; exit 77; }
     out="$("$synperf" e2e --dev-set "$data/e2e_dev.json" 2>&1)"; rc=$?

@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/core.h>
@@ -121,9 +122,10 @@ e2e::run_result predict(const prepared& p, const e2e::family_models& models) {
     return e2e::run(p.request, est);
 }
 
-void run_single(const e2e_options& o) {
+/// The run the options describe, on `gpu` (`from_catalogue`: a catalogue GPU, else a spec file).
+prepared make_request(const e2e_options& o, gpu::runtime_gpu gpu, bool from_catalogue) {
     if (o.model.empty()) throw invalid_argument("synperf: e2e: --model is required (a built-in name or a config.json path)");
-    prepared p{o.gpu.resolve(), {}, o.gpu.spec_file.empty()};
+    prepared p{std::move(gpu), {}, from_catalogue};
     e2e::run_request& r = p.request;
     r.model = e2e::resolve_model(o.model);
     r.deploy.tp = o.tp;
@@ -145,9 +147,20 @@ void run_single(const e2e_options& o) {
         r.prompt_lens.assign(std::size_t(o.batch), o.prompt_len);
     }
     r.decode_steps = o.decode_steps;
+    return p;
+}
+
+/// The attention implementation the run uses on its GPU.
+at::kernel_impl attention_of(const prepared& p) {
+    const e2e::deployment& d = p.request.deploy;
+    return d.attention == at::kernel_impl::automatic ? e2e::default_attention(d.fw, p.gpu.numbers) : d.attention;
+}
+
+void run_single(const e2e_options& o) {
+    const prepared p = make_request(o, o.gpu.resolve(), o.gpu.spec_file.empty());
+    const e2e::run_request& r = p.request;
     const e2e::run_result res = predict(p, load_models());
-    const at::kernel_impl attn = r.deploy.attention == at::kernel_impl::automatic ? e2e::default_attention(r.deploy.fw, p.gpu.numbers)
-                                                                                  : r.deploy.attention;
+    const at::kernel_impl attn = attention_of(p);
     if (o.json) {
         const nlohmann::json out{{"model", r.model.name},
                                  {"model_source", r.model.source},
@@ -191,6 +204,71 @@ void run_single(const e2e_options& o) {
                m.total / 1e9, m.capacity / 1e9, m.weights / 1e9, m.kv_cache / 1e9, m.activations / 1e9, m.reserve / 1e9, m.max_kv_tokens);
     print_breakdown("prefill", res.prefill);
     if (r.decode_steps > 0) print_breakdown("first decode step", res.first_decode);
+}
+
+/// The GPUs of a comparison: a comma-separated `--gpu` list, or `all` for the whole catalogue.
+std::vector<std::string> compared_gpus(const std::string& list) {
+    std::vector<std::string> names;
+    if (list == "all") {
+        for (std::string_view n : gpu::known_gpu_names()) names.emplace_back(n);
+        return names;
+    }
+    std::string::size_type start = 0;
+    while (true) {
+        const std::string::size_type comma = list.find(',', start);
+        names.push_back(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (names.back().empty()) throw invalid_argument("synperf: e2e: --gpu '" + list + "' has an empty GPU name");
+        if (comma == std::string::npos) return names;
+        start = comma + 1;
+    }
+}
+
+/// The same run on several GPUs, one row each. A GPU the run cannot use (it does not fit in memory, the node
+/// has too few GPUs for the TP degree, no FP8 tensor cores) gets its reason instead of numbers; an unknown
+/// name fails the whole command before anything runs.
+void run_compare(const e2e_options& o) {
+    std::vector<prepared> runs;
+    for (const std::string& name : compared_gpus(o.gpu.name)) {
+        gpu_choice one = o.gpu;
+        one.name = name;
+        runs.push_back(make_request(o, one.resolve(), true));
+    }
+    const e2e::family_models models = load_models();
+    const e2e::run_request& r0 = runs.front().request;
+    const std::int64_t tokens = std::accumulate(r0.prompt_lens.begin(), r0.prompt_lens.end(), std::int64_t{0});
+    nlohmann::json rows = nlohmann::json::array();
+    if (!o.json) {
+        fmt::print("{}, TP {}, {}{}{}: batch of {} requests, {} prompt tokens, {} decode steps\n\n", r0.model.name, r0.deploy.tp,
+                   o.framework, r0.deploy.fp8_weights ? ", FP8 weights" : "", r0.deploy.fp8_kv ? ", FP8 KV cache" : "",
+                   r0.prompt_lens.size(), tokens, r0.decode_steps);
+        fmt::print("  {:<20} {:<10} {:>11} {:>14} {:>11} {:>13} {:>18}\n", "gpu", "attention", "prefill ms", "decode step ms",
+                   "total ms", "decode tok/s", "memory GB / GPU");
+    }
+    for (const prepared& p : runs) {
+        const std::string attn(at::to_string(attention_of(p)));
+        try {
+            const e2e::run_result res = predict(p, models);
+            // Every request emits one token per decode step.
+            const double tok_s = res.decode_median_ms > 0 ? double(p.request.prompt_lens.size()) / res.decode_median_ms * 1e3 : 0.0;
+            rows.push_back({{"gpu", p.gpu.name},
+                            {"attention", attn},
+                            {"prefill_ms", res.prefill_ms},
+                            {"decode_median_ms", res.decode_median_ms},
+                            {"total_ms", res.total_ms},
+                            {"decode_tokens_per_s", tok_s},
+                            {"memory_gb", res.memory.total / 1e9},
+                            {"capacity_gb", res.memory.capacity / 1e9}});
+            if (!o.json)
+                fmt::print("  {:<20} {:<10} {:>11.3f} {:>14.3f} {:>11.3f} {:>13.0f} {:>8.1f} / {:>7.1f}\n", p.gpu.name, attn, res.prefill_ms,
+                           res.decode_median_ms, res.total_ms, tok_s, res.memory.total / 1e9, res.memory.capacity / 1e9);
+        } catch (const synperf::error& e) {
+            std::string_view why = e.what();
+            if (why.starts_with("synperf: ")) why.remove_prefix(9);
+            rows.push_back({{"gpu", p.gpu.name}, {"attention", attn}, {"error", std::string(why)}});
+            if (!o.json) fmt::print("  {:<20} {:<10} cannot run: {}\n", p.gpu.name, attn, why);
+        }
+    }
+    if (o.json) fmt::print("{}\n", nlohmann::json{{"model", r0.model.name}, {"tp", r0.deploy.tp}, {"framework", o.framework}, {"gpus", rows}}.dump(2));
 }
 
 /// One case of e2e_dev.json as a request.
@@ -312,6 +390,8 @@ void add_e2e_command(CLI::App& app) {
     static e2e_options o;
     auto* cmd = app.add_subcommand("e2e", "end-to-end latency of a static batch: prefill, every decode step, total");
     o.gpu.add_to(*cmd, false);
+    cmd->get_option("--gpu")->description(
+        "GPU id or alias (see `synperf gpus`); a comma-separated list, or `all`, compares the run on each");
     cmd->add_option("--model", o.model, "built-in model (e.g. qwen2.5-14b, llama-3.1-70b) or the path of a config.json");
     cmd->add_option("--tp", o.tp, "tensor-parallel degree")->capture_default_str();
     cmd->add_option("--framework", o.framework, "sglang, vllm or trtllm")
@@ -334,6 +414,7 @@ void add_e2e_command(CLI::App& app) {
     cmd->final_callback([] {
         if (!o.dev_set.empty()) return run_dev_set(o);
         if (o.gpu.name.empty() && o.gpu.spec_file.empty()) throw invalid_argument("synperf: e2e: --gpu or --gpu-spec is required");
+        if (o.gpu.name == "all" || o.gpu.name.find(',') != std::string::npos) return run_compare(o);
         run_single(o);
     });
 }
