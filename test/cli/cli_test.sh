@@ -32,7 +32,20 @@ case "$case" in
   predict_csv)
     printf 'm,n,k\n1,4096,4096\n4096,4096,4096\n' > "$work/shapes.csv"
     out="$("$synperf" predict gemm --gpu b200_sxm --csv "$work/shapes.csv")" || fail "csv"
-    [[ "$(wc -l <<<"$out")" -eq 3 ]] || fail "expected header + 2 rows, got: $out";;
+    [[ "$(wc -l <<<"$out")" -eq 3 ]] || fail "expected header + 2 rows, got: $out"
+    # A list of GPUs: one table, the header once, a gpu column.
+    out="$("$synperf" predict gemm --gpu b200_sxm,a100_sxm --csv "$work/shapes.csv")" || fail "csv on two GPUs"
+    [[ "$(wc -l <<<"$out")" -eq 5 && "$(grep -c '^a100_sxm,' <<<"$out")" -eq 2 ]] || fail "expected header + 2 rows per GPU, got: $out";;
+  predict_gpu_list)
+    # Every predict command runs on each GPU of a list; a GPU it cannot serve says why and the others still run.
+    out="$("$synperf" predict gemm_fp8 --gpu h100_sxm,a100_sxm,b200_sxm --m 64 --n 4096 --k 4096)" || fail "gemm_fp8 list: $out"
+    [[ "$(grep -c '^  latency' <<<"$out")" -eq 2 ]] || fail "expected two predictions in: $out"
+    grep -q "^a100_sxm: cannot run: gemm_fp8: this GPU (sm_80) has no FP8 tensor cores" <<<"$out" || fail "no reason for a100_sxm: $out"
+    json="$("$synperf" predict rmsnorm --gpu all --tokens 16 --hidden 4096 --json)" || fail "rmsnorm --gpu all"
+    [[ "$(grep -c '"latency_us"' <<<"$json")" -eq 22 ]] || fail "expected 22 GPUs in the JSON array"
+    [[ "$(head -c 1 <<<"$json")" == "[" ]] || fail "a list of GPUs gives a JSON array"
+    expect_error "unknown GPU 'h900'" predict gemm --gpu h100_sxm,h900 --m 8 --n 8 --k 8
+    expect_error "has an empty GPU name" predict attention --phase decode --gpu ,h100_sxm --heads 8 --kv-heads 8 --head-dim 128 --batch 1 --seq 64;;
   predict_spec_file)
     "$synperf" predict gemm --gpu-spec "$src/examples/specs/hypothetical_h100_8tbs.spec" --m 16 --n 8192 --k 8192 | grep -q latency || fail "spec"
     a="$("$synperf" predict gemm --gpu h100_sxm --m 16 --n 8192 --k 8192 --json | grep '"theoretical_us"')"

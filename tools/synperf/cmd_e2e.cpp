@@ -11,7 +11,6 @@
 #include <optional>
 #include <sstream>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <fmt/core.h>
@@ -206,29 +205,12 @@ void run_single(const e2e_options& o) {
     if (r.decode_steps > 0) print_breakdown("first decode step", res.first_decode);
 }
 
-/// The GPUs of a comparison: a comma-separated `--gpu` list, or `all` for the whole catalogue.
-std::vector<std::string> compared_gpus(const std::string& list) {
-    std::vector<std::string> names;
-    if (list == "all") {
-        for (std::string_view n : gpu::known_gpu_names()) names.emplace_back(n);
-        return names;
-    }
-    std::string::size_type start = 0;
-    while (true) {
-        const std::string::size_type comma = list.find(',', start);
-        names.push_back(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-        if (names.back().empty()) throw invalid_argument("synperf: e2e: --gpu '" + list + "' has an empty GPU name");
-        if (comma == std::string::npos) return names;
-        start = comma + 1;
-    }
-}
-
 /// The same run on several GPUs, one row each. A GPU the run cannot use (it does not fit in memory, the node
 /// has too few GPUs for the TP degree, no FP8 tensor cores) gets its reason instead of numbers; an unknown
 /// name fails the whole command before anything runs.
 void run_compare(const e2e_options& o) {
     std::vector<prepared> runs;
-    for (const std::string& name : compared_gpus(o.gpu.name)) {
+    for (const std::string& name : o.gpu.listed_names()) {
         gpu_choice one = o.gpu;
         one.name = name;
         runs.push_back(make_request(o, one.resolve(), true));
@@ -390,8 +372,6 @@ void add_e2e_command(CLI::App& app) {
     static e2e_options o;
     auto* cmd = app.add_subcommand("e2e", "end-to-end latency of a static batch: prefill, every decode step, total");
     o.gpu.add_to(*cmd, false);
-    cmd->get_option("--gpu")->description(
-        "GPU id or alias (see `synperf gpus`); a comma-separated list, or `all`, compares the run on each");
     cmd->add_option("--model", o.model, "built-in model (e.g. qwen2.5-14b, llama-3.1-70b) or the path of a config.json");
     cmd->add_option("--tp", o.tp, "tensor-parallel degree")->capture_default_str();
     cmd->add_option("--framework", o.framework, "sglang, vllm or trtllm")
@@ -414,7 +394,7 @@ void add_e2e_command(CLI::App& app) {
     cmd->final_callback([] {
         if (!o.dev_set.empty()) return run_dev_set(o);
         if (o.gpu.name.empty() && o.gpu.spec_file.empty()) throw invalid_argument("synperf: e2e: --gpu or --gpu-spec is required");
-        if (o.gpu.name == "all" || o.gpu.name.find(',') != std::string::npos) return run_compare(o);
+        if (o.gpu.is_list()) return run_compare(o);
         run_single(o);
     });
 }

@@ -34,6 +34,7 @@ struct predict_gemm_options {
     std::string weights;
     std::string csv;
     bool json = false;
+    bool print_header = true;  ///< the CSV header (once for a list of GPUs)
 };
 
 family::gemm_dtype parse_dtype(const std::string& s) {
@@ -92,7 +93,8 @@ void run_predict_gemm(const predict_gemm_options& o) {
     const runtime_predictor<family::gemm> pred(g.numbers, cost::mlp_cost(net));
 
     nlohmann::json rows = nlohmann::json::array();
-    if (!o.csv.empty() && !o.json) fmt::print("m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,split_k,waves\n");
+    if (!o.csv.empty() && !o.json && o.print_header)
+        fmt::print("gpu,m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,split_k,waves\n");
     for (const auto& p : problems) {
         const prediction r = pred.predict(p, o.framework);
         const family::gemm_config c = family::gemm::plan(p, g.numbers).config;
@@ -100,7 +102,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
         if (o.json) {
             rows.push_back(to_json(g, p, o.framework, r, c, warnings));
         } else if (!o.csv.empty()) {
-            fmt::print("{},{},{},{:.4f},{:.4f},{:.4f},{},{}x{}x{},{},{:.3f}\n", p.m, p.n, p.k, r.latency_us, r.efficiency,
+            fmt::print("{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}x{}x{},{},{:.3f}\n", g.name, p.m, p.n, p.k, r.latency_us, r.efficiency,
                        r.theoretical_us, r.bottleneck, c.bm, c.bn, c.bk, c.split_k, r.kernels.front().waves);
         } else {
             print_text(g, p, o.framework, r, c, warnings);
@@ -141,7 +143,7 @@ void add_predict_command(CLI::App& app) {
     gemm->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     gemm->add_option("--csv", o.csv, "CSV with columns m,n,k: predict every row");
     gemm->add_flag("--json", o.json, "print JSON");
-    gemm->final_callback([] { run_predict_gemm(o); });
+    gemm->final_callback([] { for_each_listed_gpu(o, run_predict_gemm); });
 }
 
 }  // namespace synperf::cli

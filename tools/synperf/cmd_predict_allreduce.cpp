@@ -114,7 +114,7 @@ void add_predict_allreduce_command(CLI::App& predict) {
     cmd->add_option("--gpus-per-node", o.gpus_per_node, "node size for a node built at run time");
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
-    cmd->final_callback([] { run_predict_allreduce(o); });
+    cmd->final_callback([] { for_each_listed_gpu(o, run_predict_allreduce); });
 }
 
 }  // namespace synperf::cli

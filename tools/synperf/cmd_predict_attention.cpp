@@ -162,7 +162,7 @@ void add_predict_attention_command(CLI::App& predict) {
     cmd->add_flag("--no-preprocess", o.no_preprocess, "leave out the op's pre-processing kernels (RoPE + KV write / KV store)");
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
-    cmd->final_callback([] { run_predict_attention(o); });
+    cmd->final_callback([] { for_each_listed_gpu(o, run_predict_attention); });
 }
 
 }  // namespace synperf::cli

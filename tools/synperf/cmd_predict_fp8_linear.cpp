@@ -90,7 +90,7 @@ void add_predict_fp8_linear_command(CLI::App& predict) {
                     "bytes touched between two runs on the same weights (default 0: serving, weights from DRAM)");
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
-    cmd->final_callback([] { run_predict_fp8_linear(o); });
+    cmd->final_callback([] { for_each_listed_gpu(o, run_predict_fp8_linear); });
 }
 
 }  // namespace synperf::cli

@@ -77,7 +77,7 @@ void add_predict_gemm_fp8_command(CLI::App& predict) {
     cmd->add_option("--k", o.k, "input features (multiple of 16)")->required();
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
-    cmd->final_callback([] { run_predict_gemm_fp8(o); });
+    cmd->final_callback([] { for_each_listed_gpu(o, run_predict_gemm_fp8); });
 }
 
 }  // namespace synperf::cli

@@ -207,7 +207,7 @@ void add_predict_memory_bound_commands(CLI::App& predict) {
     rms->add_option("--kernel", rn.kernel, "vllm_scalar, vllm_vectorized or flashinfer")
         ->check(CLI::IsMember({"vllm_scalar", "vllm_vectorized", "flashinfer"}))
         ->capture_default_str();
-    rms->final_callback([] { run_predict_rmsnorm(rn); });
+    rms->final_callback([] { for_each_listed_gpu(rn, run_predict_rmsnorm); });
 
     static predict_silu_mul_options sm;
     auto* silu = predict.add_subcommand("silu_mul", "SiLU-and-mul of the gated MLP: out = silu(x[:, :d]) * x[:, d:], one CTA per token");
@@ -216,7 +216,7 @@ void add_predict_memory_bound_commands(CLI::App& predict) {
     silu->add_option("--d,--intermediate", sm.d, "output columns: the intermediate size per tensor-parallel rank (input has 2 d)")
         ->required();
     silu->add_option("--kernel", sm.kernel, "vllm_scalar or flashinfer")->check(CLI::IsMember({"vllm_scalar", "flashinfer"}))->capture_default_str();
-    silu->final_callback([] { run_predict_silu_mul(sm); });
+    silu->final_callback([] { for_each_listed_gpu(sm, run_predict_silu_mul); });
 
     static predict_elementwise_options ew;
     auto* elem = predict.add_subcommand("elementwise", "FP8 quantize, residual add, RoPE or the embedding gather");
@@ -231,7 +231,7 @@ void add_predict_memory_bound_commands(CLI::App& predict) {
     elem->add_option("--head-dim", ew.head_dim, "rope: head size");
     elem->add_option("--rotary-dim", ew.rotary_dim, "rope: rotated dimensions (default: head size)");
     elem->add_option("--vocab", ew.vocab, "embedding: table rows per rank");
-    elem->final_callback([] { run_predict_elementwise(ew); });
+    elem->final_callback([] { for_each_listed_gpu(ew, run_predict_elementwise); });
 }
 
 }  // namespace synperf::cli

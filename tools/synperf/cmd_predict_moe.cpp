@@ -142,7 +142,7 @@ void add_predict_moe_command(CLI::App& predict) {
         ->capture_default_str();
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
-    cmd->final_callback([] { run_predict_moe(o); });
+    cmd->final_callback([] { for_each_listed_gpu(o, run_predict_moe); });
 }
 
 }  // namespace synperf::cli

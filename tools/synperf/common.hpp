@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include <synperf/mlp/format.hpp>
 #include <synperf/mlp/network.hpp>
@@ -29,7 +30,8 @@ struct gpu_choice {
     std::vector<std::string> overrides;
 
     void add_to(CLI::App& app, bool required = true) {
-        auto* g = app.add_option("--gpu", name, "GPU id or alias (see `synperf gpus`)");
+        auto* g = app.add_option("--gpu", name,
+                                 "GPU id or alias (see `synperf gpus`); a comma-separated list, or `all`, runs the command on each");
         auto* s = app.add_option("--gpu-spec", spec_file, "GPU spec file (a hypothetical GPU)");
         g->excludes(s);
         if (required) app.callback([this] {
@@ -37,10 +39,30 @@ struct gpu_choice {
         });
         app.add_option("--set", overrides, "override one GPU field, e.g. --set dram_gbps=4000")->take_all();
     }
+    /// Whether `--gpu` names several GPUs: a comma-separated list, or `all` (the whole catalogue).
+    [[nodiscard]] bool is_list() const { return name == "all" || name.find(',') != std::string::npos; }
+    /// The GPUs of a list, in the order given (`all`: catalogue order); each name is checked, so an unknown
+    /// one fails before anything runs.
+    [[nodiscard]] std::vector<std::string> listed_names() const {
+        std::vector<std::string> names;
+        if (name == "all") {
+            for (std::string_view n : gpu::known_gpu_names()) names.emplace_back(n);
+            return names;
+        }
+        for (std::string::size_type start = 0;;) {
+            const std::string::size_type comma = name.find(',', start);
+            names.push_back(name.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+            if (names.back().empty()) throw invalid_argument("synperf: --gpu '" + name + "' has an empty GPU name");
+            (void)gpu::find_gpu(names.back());
+            if (comma == std::string::npos) return names;
+            start = comma + 1;
+        }
+    }
     [[nodiscard]] gpu::runtime_gpu resolve() const {
         // Subcommands run their final callback before the check above, so the missing GPU is reported here too.
         if (name.empty() && spec_file.empty())
             throw invalid_argument("synperf: no GPU given: pass --gpu NAME (see `synperf gpus`) or --gpu-spec FILE");
+        if (is_list()) throw invalid_argument("synperf: --gpu '" + name + "': this command takes one GPU");
         gpu::runtime_gpu g = spec_file.empty() ? gpu::find_gpu(name) : gpu::load_gpu_spec(spec_file);
         for (const auto& o : overrides) gpu::apply_override(g, o);
         return g;
@@ -85,6 +107,36 @@ inline std::vector<std::string> outside_training_range(const mlp::network& net, 
                                       net.feature_names[i], x[i], lo, hi, net.clamp_to_training_range(i, x[i])));
     }
     return out;
+}
+
+/// Runs a command once per GPU of a `--gpu` list, or once for a single GPU. A GPU the command cannot serve (no
+/// FP8 tensor cores, a node smaller than the collective) says why and the others still run; with `--json` the
+/// runs' documents form one array, such a GPU being {"gpu": name, "error": why}. A command that prints a header
+/// (an `Options::print_header` member) prints it for the first GPU only.
+template <class Options, class Run>
+void for_each_listed_gpu(const Options& o, Run run) {
+    if (!o.gpu.is_list()) return run(o);
+    const std::vector<std::string> names = o.gpu.listed_names();
+    if (o.json) fmt::print("[\n");
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        Options one = o;
+        one.gpu.name = names[i];
+        if constexpr (requires { one.print_header; }) one.print_header = i == 0;
+        bool csv_rows = false;  // CSV rows of every GPU form one table: no blank line between them
+        if constexpr (requires { o.csv; }) csv_rows = !o.csv.empty() && !o.json;
+        if (i > 0 && !csv_rows) fmt::print("{}", o.json ? ",\n" : "\n");  // a blank line between text blocks
+        try {
+            run(one);
+        } catch (const synperf::error& e) {
+            std::string_view why = e.what();
+            if (why.starts_with("synperf: ")) why.remove_prefix(9);
+            if (o.json)
+                fmt::print("{}\n", nlohmann::json{{"gpu", names[i]}, {"error", std::string(why)}}.dump(2));
+            else
+                fmt::print("{}: cannot run: {}\n", names[i], why);
+        }
+    }
+    if (o.json) fmt::print("]\n");
 }
 
 /// CLI11 reads integers with strtoll(…, 0): an out-of-range value saturates and a leading 0 means octal. This
