@@ -515,6 +515,37 @@ TEST_CASE("attention: the plan's compulsory work is the op's, whatever the kerne
     }
 }
 
+TEST_CASE("attention: the window enters the model as the share of pairs it keeps") {
+    // 4 causal queries over 4 tokens: 1 + 2 + 3 + 4 = 10 pairs; a 2-token window keeps 1 + 2 + 2 + 2 = 7.
+    auto p = prefill(at::framework::trtllm, 1, 4);
+    CHECK(p.window_fraction() == 1.0);
+    p.window = 2;
+    CHECK(p.attended_pairs() == 7.0);
+    CHECK(p.window_fraction() == doctest::Approx(0.7));
+    // A window at least as long as the prompt is no window at all.
+    p.window = 4;
+    CHECK(p.window_fraction() == 1.0);
+    p.window = 1 << 20;
+    CHECK(p.window_fraction() == 1.0);
+    // Decode: one query over 100 cached tokens sees the last 10 of them.
+    auto d = decode(at::framework::trtllm, 3, 100);
+    d.window = 10;
+    CHECK(d.window_fraction() == doctest::Approx(0.1));
+    // The feature itself: no window and a window longer than the prompt read the same.
+    const auto g = gpu("b200_sxm");
+    auto full = prefill(at::framework::sglang, 2, 1000);
+    auto long_window = full;
+    long_window.window = 1024;
+    const auto index = std::size_t(std::find(attention_prefill::feature_names.begin(), attention_prefill::feature_names.end(),
+                                             "window_fraction") -
+                                   attention_prefill::feature_names.begin());
+    REQUIRE(index < attention_prefill::feature_count);
+    CHECK(analyze<attention_prefill>(full, g).features[index] == 1.0);
+    CHECK(analyze<attention_prefill>(long_window, g).features[index] == 1.0);
+    long_window.window = 128;
+    CHECK(analyze<attention_prefill>(long_window, g).features[index] < 0.25);
+}
+
 TEST_CASE("predictor: a run-time main kernel of the wrong dispatch kind is refused") {
     using synperf::cost::roofline_cost;
     // On H100 SGLang's FA3 is persistent, so the default scheduler is min_heap_persistent; TensorRT-LLM's

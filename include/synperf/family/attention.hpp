@@ -48,7 +48,7 @@ struct attention_family_base {
         "xu_all_ratio", "xu_sm_max_ratio", "l2_all_ratio", "l2_sm_max_ratio", "smem_sm_max_ratio",
         "dram_sm_max_ratio", "dram_ratio", "l2_resident_ratio", "preprocess_ratio", "preprocess_sm_max_ratio",
         "combine_ratio", "launch_ratio", "waves", "tasks_per_sm", "busy_sm_fraction", "imbalance", "splits", "kernels",
-        "q_tokens", "kv_tokens", "batch", "heads", "group_size", "head_dim", "causal", "window", "kv_fp8", "fp8_compute",
+        "q_tokens", "kv_tokens", "batch", "heads", "group_size", "head_dim", "causal", "window_fraction", "kv_fp8", "fp8_compute",
         "kv_footprint_over_l2"};
     static constexpr std::size_t feature_count = feature_names.size();
 
@@ -143,7 +143,9 @@ struct attention_family_base {
                 double(p.group_size()),
                 double(p.head_dim),
                 causal ? 1.0 : 0.0,
-                double(p.window),
+                // The window as the share of pairs it keeps, not its size: no window and a window longer than the
+                // prompt are the same computation, and a size of 0 (none) sat next to a one-token window.
+                p.window_fraction(),
                 p.kv_type == attention::kv_dtype::fp8 ? 1.0 : 0.0,
                 plan.fp8_math ? 1.0 : 0.0,
                 plan.kv_footprint_bytes / g.l2_bytes};

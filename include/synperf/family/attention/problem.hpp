@@ -139,6 +139,15 @@ struct attention_problem {
         }
         return pairs;
     }
+    /// Share of the mask's query-key pairs the sliding window keeps: 1 without a window or with one longer than
+    /// every request (the same computation), towards 0 as the window shrinks.
+    [[nodiscard]] double window_fraction() const noexcept {
+        if (window <= 0) return 1.0;
+        attention_problem unwindowed = *this;  // copied only for windowed problems
+        unwindowed.window = 0;
+        const double all = unwindowed.attended_pairs();
+        return all > 0 ? attended_pairs() / all : 1.0;
+    }
 };
 
 /// A uniform batch: `batch` requests of `q_len` query tokens over `kv_len` KV tokens.
