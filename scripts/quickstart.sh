@@ -18,6 +18,4 @@ show() { echo "\$ $*"; "$@"; }
 
 synperf="$build_dir/tools/synperf"
 show "$synperf" gpus
-for gpu in h100_sxm a100_sxm rtx_pro_6000_server; do
-  show "$synperf" predict gemm --gpu "$gpu" --m 4096 --n 4096 --k 4096
-done
+show "$synperf" predict gemm --gpu h100_sxm,a100_sxm,rtx_pro_6000_server --m 4096 --n 4096 --k 4096
