@@ -244,9 +244,8 @@ void run_compare(const e2e_options& o) {
                 fmt::print("  {:<20} {:<10} {:>11.3f} {:>14.3f} {:>11.3f} {:>13.0f} {:>8.1f} / {:>7.1f}\n", p.gpu.name, attn, res.prefill_ms,
                            res.decode_median_ms, res.total_ms, tok_s, res.memory.total / 1e9, res.memory.capacity / 1e9);
         } catch (const synperf::error& e) {
-            std::string_view why = e.what();
-            if (why.starts_with("synperf: ")) why.remove_prefix(9);
-            rows.push_back({{"gpu", p.gpu.name}, {"attention", attn}, {"error", std::string(why)}});
+            const std::string why = cannot_run_reason(e);
+            rows.push_back({{"gpu", p.gpu.name}, {"attention", attn}, {"error", why}});
             if (!o.json) fmt::print("  {:<20} {:<10} cannot run: {}\n", p.gpu.name, attn, why);
         }
     }

@@ -109,6 +109,14 @@ inline std::vector<std::string> outside_training_range(const mlp::network& net, 
     return out;
 }
 
+/// Why a GPU of a list cannot run a command: the error's message without its "synperf: " prefix (the row
+/// names the GPU).
+inline std::string cannot_run_reason(const synperf::error& e) {
+    std::string_view why = e.what();
+    if (why.starts_with("synperf: ")) why.remove_prefix(9);
+    return std::string(why);
+}
+
 /// Runs a command once per GPU of a `--gpu` list, or once for a single GPU. A GPU the command cannot serve (no
 /// FP8 tensor cores, a node smaller than the collective) says why and the others still run; with `--json` the
 /// runs' documents form one array, such a GPU being {"gpu": name, "error": why}. A command that prints a header
@@ -128,10 +136,9 @@ void for_each_listed_gpu(const Options& o, Run run) {
         try {
             run(one);
         } catch (const synperf::error& e) {
-            std::string_view why = e.what();
-            if (why.starts_with("synperf: ")) why.remove_prefix(9);
+            const std::string why = cannot_run_reason(e);
             if (o.json)
-                fmt::print("{}\n", nlohmann::json{{"gpu", names[i]}, {"error", std::string(why)}}.dump(2));
+                fmt::print("{}\n", nlohmann::json{{"gpu", names[i]}, {"error", why}}.dump(2));
             else
                 fmt::print("{}: cannot run: {}\n", names[i], why);
         }

@@ -35,8 +35,9 @@ struct op_bytes {
 /// Element bytes of Q and O as the attention kernel reads and writes them (FP8 math reads an FP8 Q).
 [[nodiscard]] inline double q_element_bytes(const attention_problem& p) noexcept { return p.fp8_compute ? 1.0 : 2.0; }
 
-/// Q, K/V and O bytes of the batch (unique bytes: with `v_aliases_k`, V's reads are K's, so only K counts).
-[[nodiscard]] inline op_bytes compulsory_bytes(const attention_problem& p) noexcept {
+/// Q, K/V and O bytes of the batch (unique bytes: when `v_reads_k`, V's reads land on K's blocks and hit, so only K
+/// counts).
+[[nodiscard]] inline op_bytes compulsory_bytes(const attention_problem& p, bool v_reads_k) noexcept {
     op_bytes b;
     const double qe = q_element_bytes(p);
     double kv_tokens = 0;
@@ -44,9 +45,12 @@ struct op_bytes {
     const double q_tokens = double(p.q_tokens());
     b.q = q_tokens * p.heads * p.head_dim * qe;
     b.o = q_tokens * p.heads * p.dv() * 2.0;  // outputs are written in bf16
-    b.kv = kv_tokens * p.kv_heads * double(p.head_dim + (p.v_aliases_k ? 0 : p.dv())) * p.kv_bytes_per_element();
+    b.kv = kv_tokens * p.kv_heads * double(p.head_dim + (v_reads_k ? 0 : p.dv())) * p.kv_bytes_per_element();
     return b;
 }
+
+/// The problem's own unique bytes (V counted only when it does not alias K: `v_aliases_k`).
+[[nodiscard]] inline op_bytes compulsory_bytes(const attention_problem& p) noexcept { return compulsory_bytes(p, p.v_aliases_k); }
 
 namespace op_detail {
 
@@ -61,17 +65,22 @@ namespace op_detail {
 /// The attention kernel's compulsory work: useful MMA flop 2 (d + dv) per attended pair and head, one exp
 /// per attended pair and head, and the footprint Q + K + V + O split into the bytes that cannot stay
 /// resident in L2 (DRAM) and the rest (L2). Split-KV partials are the library's choice and are left out, so
-/// the bound stays monotonic in the lengths.
-[[nodiscard]] inline work::task_work compulsory_attention_work(const attention_problem& p, const gpu::gpu_numbers& g) {
+/// the bound stays monotonic in the lengths. `v_reads_k`: V's reads hit K's blocks (see `compulsory_bytes`).
+[[nodiscard]] inline work::task_work compulsory_attention_work(const attention_problem& p, const gpu::gpu_numbers& g, bool v_reads_k) {
     work::task_work w;
     const double pairs = p.attended_pairs() * p.heads;
     w.tensor_flop = 2.0 * double(p.head_dim + p.dv()) * pairs;
     w.tensor_type = op_detail::math_type(p, g);
     w.xu_ops = pairs;
-    const double footprint = compulsory_bytes(p).footprint();
+    const double footprint = compulsory_bytes(p, v_reads_k).footprint();
     w.dram_bytes = std::max(0.0, footprint - g.l2_bytes);
     w.l2_bytes = footprint - w.dram_bytes;
     return w;
+}
+
+/// The compulsory work of the problem as given (V aliases K when `v_aliases_k`).
+[[nodiscard]] inline work::task_work compulsory_attention_work(const attention_problem& p, const gpu::gpu_numbers& g) {
+    return compulsory_attention_work(p, g, p.v_aliases_k);
 }
 
 namespace op_detail {

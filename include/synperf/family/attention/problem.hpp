@@ -115,15 +115,26 @@ struct attention_problem {
         return t;
     }
     /// Query-key pairs the mask lets through, over the batch and one head (the useful work's size).
-    [[nodiscard]] double attended_pairs() const noexcept {
+    [[nodiscard]] double attended_pairs() const noexcept { return attended_pairs(window); }
+    /// Share of the mask's query-key pairs the sliding window keeps: 1 without a window or with one longer than
+    /// every request (the same computation), towards 0 as the window shrinks.
+    [[nodiscard]] double window_fraction() const noexcept {
+        if (window <= 0) return 1.0;
+        const double all = attended_pairs(0);
+        return all > 0 ? attended_pairs(window) / all : 1.0;
+    }
+
+private:
+    /// Attended pairs under a sliding window of `sliding_window` tokens (0: none).
+    [[nodiscard]] double attended_pairs(std::int64_t sliding_window) const noexcept {
         double pairs = 0;
         for (const auto& r : requests) {
             const double q = double(r.q_len), kv = double(r.kv_len), prefix = kv - q;
             double p = q * kv;
             if (causal && stage == phase::prefill) p = q * prefix + q * (q + 1) / 2;  // query i sees prefix + i + 1 keys
-            if (window > 0) {
-                // Each query sees at most `window` keys (the last ones before it).
-                const double w = double(window);
+            if (sliding_window > 0) {
+                // Each query sees at most `sliding_window` keys (the last ones before it).
+                const double w = double(sliding_window);
                 double capped = 0;
                 if (causal && stage == phase::prefill) {
                     // keys seen by query i: min(prefix + i + 1, w)
@@ -138,15 +149,6 @@ struct attention_problem {
             pairs += p * double(r.count);
         }
         return pairs;
-    }
-    /// Share of the mask's query-key pairs the sliding window keeps: 1 without a window or with one longer than
-    /// every request (the same computation), towards 0 as the window shrinks.
-    [[nodiscard]] double window_fraction() const noexcept {
-        if (window <= 0) return 1.0;
-        attention_problem unwindowed = *this;  // copied only for windowed problems
-        unwindowed.window = 0;
-        const double all = unwindowed.attended_pairs();
-        return all > 0 ? attended_pairs() / all : 1.0;
     }
 };
 

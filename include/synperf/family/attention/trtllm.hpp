@@ -298,9 +298,8 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         for (const auto& r : p.requests) add_decode_splits(k, p, r, p.heads, splits, 32, base, 1.0, true);
         v_reads_miss_l2 = p.v_aliases_k && !mmha_v_pass_hits_l2(p, g, k.launch, splits, chunk);
     }
-    attention_problem counted = p;  // the bytes this kernel must move: V's re-reads of K count when they miss
-    counted.v_aliases_k = p.v_aliases_k && !v_reads_miss_l2;
-    k.compulsory = compulsory_attention_work(counted, g);
+    // Over a K-only cache V's reads are K's bytes again; they add to the bytes to move only when they miss L2.
+    k.compulsory = compulsory_attention_work(p, g, p.v_aliases_k && !v_reads_miss_l2);
     op_detail::spread_dram(k, k.compulsory->dram_bytes);
     out.kernels.push_back(std::move(k));
     return out;
