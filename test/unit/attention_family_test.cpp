@@ -546,6 +546,29 @@ TEST_CASE("attention: the window enters the model as the share of pairs it keeps
     CHECK(analyze<attention_prefill>(long_window, g).features[index] < 0.25);
 }
 
+TEST_CASE("attention: CTAs that exit at once are not work, and splits count the chunks that hold keys") {
+    // SGLang's Triton decode on sm_120: the grid's split axis is 8 wide, and a split covers at least 32 keys,
+    // so 16 keys over 8 splits fill one chunk and 7 of every 8 CTAs exit at once.
+    const auto g = gpu("rtx_pro_6000_server");
+    const auto p = decode(at::framework::sglang, 64, 16, 64, 64);  // MHA: one CTA per (request, head, split)
+    const at::attention_plan plan = at::plan_attention(p, g);
+    REQUIRE(plan.implementation == at::kernel_impl::triton);
+    CHECK(plan.splits == 1);
+    std::int64_t all = 0, working = 0;
+    for (const auto& c : plan.kernels.front().tasks) {
+        all += c.count;
+        if (c.work.has_work()) working += c.count;
+    }
+    CHECK(all == 64 * 64 * 8);
+    CHECK(working == 64 * 64);
+    const auto x = analyze<attention_decode>(p, g).features;
+    CHECK(x[feature_index<attention_decode>("tasks_per_sm")] == doctest::Approx(64.0 * 64.0 / g.sm_count));
+    CHECK(x[feature_index<attention_decode>("splits")] == 1.0);
+    // A long sequence fills all 8 splits.
+    CHECK(at::plan_attention(decode(at::framework::sglang, 1, 8192, 64, 64), g).splits == 8);
+    CHECK_FALSE(synperf::work::task_work{}.has_work());
+}
+
 TEST_CASE("predictor: a run-time main kernel of the wrong dispatch kind is refused") {
     using synperf::cost::roofline_cost;
     // On H100 SGLang's FA3 is persistent, so the default scheduler is min_heap_persistent; TensorRT-LLM's

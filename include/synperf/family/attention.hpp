@@ -77,6 +77,15 @@ struct attention_family_base {
         return attention::plan_attention(p, g);
     }
 
+    /// CTAs of `k` that do work: a CTA that exits at once (past a short request's end on a fixed-width grid)
+    /// holds no pipe and no memory, so it does not count as per-SM work.
+    static std::int64_t working_tasks(const work::kernel_launch& k) noexcept {
+        std::int64_t n = 0;
+        for (const work::task_class& c : k.tasks)
+            if (c.work.has_work()) n += c.count;
+        return n;
+    }
+
     /// Model inputs from the plan and the analyzed kernels (in plan order).
     static std::array<double, feature_count> features(const problem_type& p, const plan_type& plan,
                                                       std::span<const features::kernel_features> kf,
@@ -131,7 +140,7 @@ struct attention_family_base {
                 ratio(combine),
                 ratio(launch),
                 main != nullptr ? main->waves : 0.0,
-                main != nullptr ? main->tasks / g.sm_count : 0.0,
+                plan.kernels.empty() ? 0.0 : double(working_tasks(plan.kernels[0])) / g.sm_count,
                 main != nullptr ? double(main->busy_sms) / g.sm_count : 0.0,
                 imbalance,
                 double(std::max(plan.splits, 1)),

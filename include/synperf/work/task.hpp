@@ -18,6 +18,11 @@ struct task_work {
     double l2_bytes = 0;                                ///< bytes requested through L2 (loads + stores)
     double smem_bytes = 0;                              ///< shared-memory bytes read + written
 
+    /// False for a task that exits at once (no ops, no bytes).
+    [[nodiscard]] constexpr bool has_work() const noexcept {
+        return tensor_flop > 0 || fma_ops > 0 || xu_ops > 0 || dram_bytes > 0 || l2_bytes > 0 || smem_bytes > 0;
+    }
+
     constexpr task_work& operator+=(const task_work& o) noexcept {
         tensor_flop += o.tensor_flop;
         fma_ops += o.fma_ops;

@@ -147,9 +147,6 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
     out.tile_q = int(base.rows);
     out.tile_kv = block_n;
     out.pack_gqa = grouped;
-    int max_split = 1;
-    for (int s : splits) max_split = std::max(max_split, s);
-    out.splits = max_split;
 
     work::kernel_launch s1;
     s1.name = std::string(grouped ? "_fwd_grouped_kernel_stage1" : "_fwd_kernel_stage1") + "_D" + std::to_string(d) + "_splits" +
@@ -159,6 +156,7 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
     s1.dispatch = work::dispatch_kind::hardware;
     // Partial output per CTA: FP32 O rows and one LSE per row.
     const double partial_per_cta = double(valid_h) * (double(dv) * 4.0 + 4.0);
+    std::int64_t used_splits = 1;
     for (std::size_t i = 0; i < p.requests.size(); ++i) {
         const request_group& r = p.requests[i];
         const int sp = splits[i];
@@ -167,6 +165,9 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         const std::int64_t full = std::min<std::int64_t>(kv / chunk, sp);
         const std::int64_t rest = kv - full * chunk;
         const std::int64_t used = full + (rest > 0 ? 1 : 0);
+        // The split count the model sees is the chunks that hold keys: rounding a chunk up to 32 tokens
+        // leaves the rest of a short sequence's splits empty (16 tokens over 8 splits is one chunk).
+        used_splits = std::max(used_splits, used);
         const std::int64_t count = r.count * head_units;
         const auto cta = [&](std::int64_t tokens) {
             flash_tile_shape s = base;
@@ -187,6 +188,7 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
     // Expected DRAM: the compulsory bytes, plus the partials when they do not fit in half of L2.
     op_detail::spread_dram(s1, s1.compulsory->dram_bytes + (partials > 0.5 * g.l2_bytes ? partials : 0.0));
     out.kernels.push_back(std::move(s1));
+    out.splits = int(used_splits);
 
     work::kernel_launch s2;
     s2.name = "_fwd_kernel_stage2_D" + std::to_string(d);
