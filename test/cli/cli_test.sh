@@ -92,6 +92,7 @@ case "$case" in
       --kv-heads 8 --head-dim 128 --q-lens 2648,3740,3012,3866 --causal --json)" || fail "predict attention prefill"
     for key in latency_us efficiency implementation tile splits kernels imbalance; do grep -q "\"$key\"" <<<"$out" || fail "no $key in $out"; done
     grep -q '"implementation": "fa3"' <<<"$out" || fail "sglang on h100 should run fa3: $out"
+    grep -q '"kernel_in_training_data": true' <<<"$out" || fail "fa3 is timed by the tables: $out"
     "$synperf" predict attention --phase decode --gpu b200_sxm --framework trtllm --heads 32 --kv-heads 8 --head-dim 128 \
       --batch 64 --seq 4096 | grep -q latency || fail "predict attention decode"
     # SGLang casts the query to FP8 with an FP8 cache on trtllm_mha: FP8 math, and the cast is a kernel of the op.
@@ -101,6 +102,13 @@ case "$case" in
     grep -q 'torch_cast_q_to_fp8' <<<"$out" || fail "no query cast kernel: $out"
     "$synperf" predict attention --phase decode --gpu rtx_pro_6000_server --framework sglang --kernel flashinfer --heads 32 \
       --kv-heads 8 --head-dim 128 --batch 8 --seq 2048 | grep -q flashinfer || fail "forced flashinfer"
+    # No table times FlashInfer: the prediction says it is a transfer.
+    note="$("$synperf" predict attention --phase decode --gpu h100_sxm --framework sglang --kernel flashinfer --heads 32 \
+      --kv-heads 8 --head-dim 128 --batch 8 --seq 2048 2>&1 >/dev/null)" || fail "flashinfer decode"
+    grep -q "no training table times flashinfer kernels" <<<"$note" || fail "no transfer note for flashinfer: $note"
+    out="$("$synperf" predict attention --phase decode --gpu h100_sxm --framework sglang --kernel flashinfer --heads 32 \
+      --kv-heads 8 --head-dim 128 --batch 8 --seq 2048 --json)" || fail "flashinfer decode json"
+    grep -q '"kernel_in_training_data": false' <<<"$out" || fail "flashinfer is timed by no table: $out"
     expect_error "multiple of kv_heads" predict attention --phase prefill --gpu h100_sxm --heads 40 --kv-heads 7 --head-dim 128 --batch 1 --seq 16
     expect_error "2 query lengths but 1 KV lengths" predict attention --phase prefill --gpu h100_sxm --heads 8 --head-dim 128 --q-lens 4,5 --kv-lens 9
     expect_error "must be > 0" predict attention --phase decode --gpu h100_sxm --heads 8 --head-dim 128 --batch 0 --seq 16

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <synperf/cost/mlp_cost.hpp>
+#include <synperf/data/attention_rows.hpp>
 #include <synperf/family/attention.hpp>
 #include <synperf/mlp/format.hpp>
 #include <synperf/predictor/predictor.hpp>
@@ -96,6 +97,7 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, o.framework);
     const auto warnings = outside_training_range(*net, r.features);
+    const bool timed = data::attention_tables_time(plan.implementation);
     if (o.json) {
         nlohmann::json kernels = nlohmann::json::array();
         for (const auto& k : r.kernels)
@@ -109,7 +111,7 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
                                  {"bottleneck", r.bottleneck},
                                  {"tile", {{"q", plan.tile_q}, {"kv", plan.tile_kv}}}, {"splits", plan.splits},
                                  {"pack_gqa", plan.pack_gqa}, {"math", plan.fp8_math ? "fp8" : "bf16"},
-                                 {"kernels", kernels}, {"warnings", warnings}};
+                                 {"kernel_in_training_data", timed}, {"kernels", kernels}, {"warnings", warnings}};
         fmt::print("{}\n", out.dump(2));
         return;
     }
@@ -125,6 +127,11 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
         fmt::print("  launch       {}: {} tasks, {:.2f} waves, {} CTA/SM, {} SMs busy, imbalance {:.2f}\n", k.name, k.tasks,
                    k.waves, k.ctas_per_sm, k.busy_sms, k.imbalance);
     for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+    if (!timed)
+        fmt::print(stderr,
+                   "note: no training table times {} kernels; this prediction transfers the efficiency learned on "
+                   "FA3, TensorRT-LLM and Triton kernels (docs/families/attention.md, \"Transfer to FlashInfer\")\n",
+                   at::to_string(plan.implementation));
 }
 
 void run_predict_attention(const predict_attention_options& o) {
