@@ -10,10 +10,14 @@
 namespace synperf::hw {
 
 /// NVIDIA B300 SXM6 (HGX): Blackwell Ultra, 160 SMs, 288 GB HBM3e, NVLink 5.
-/// The SM count (160) comes from NVIDIA's Blackwell Ultra material; clocks are not
-/// published and are derived from the dense TFLOPS. NVIDIA's own dense FP4 figures disagree
-/// (13125 TFLOPS in the HGX B300 table, 14000 elsewhere); the fp4 rate follows the 14000 that
-/// aiconfigurator's data were collected against.
+/// The SM count (160) comes from NVIDIA's Blackwell Ultra material. Clocks are not published. B300 is the
+/// GB300's GPU under a lower power limit (1100 W against 1400 W) and both are quoted at the same exponential
+/// rate (10.7 TeraExponentials/s), so the two run at the same clock wherever the power limit does not bind
+/// (latency, small grids, memory-bound work); B300's lower dense peaks (2250 against 2500 TFLOPS, FP32 75
+/// against 80) are what it sustains at its power limit. The catalogue therefore gives it GB300's derived
+/// clocks and per-clock tensor and FP32 rates that reproduce its own published peaks at them (docs/gpus.md §3).
+/// NVIDIA's own dense FP4 figures disagree (13125 TFLOPS in the HGX B300 table, 14000 elsewhere); the fp4
+/// rate follows the 14000 that aiconfigurator's data were collected against.
 /// Sources: PipeWeave = data/pipeweave/hardware/*.json, AIC = data/aiconfigurator/systems/*.yaml,
 /// NeuSight = data/neusight/device_configs/*.json, CUDA Guide = CUDA C++ Programming Guide compute-capability
 /// tables; see docs/gpus.md.
@@ -35,21 +39,25 @@ struct b300_sxm {
         .cc_minor = 3,  // source: as cc_major
         // source: NVIDIA Blackwell Ultra material: 160 SMs, 640 tensor cores, 20480 CUDA cores (uncertain)
         .sm_count = 160,
-        .tensor_clock_mhz = 1716.6,  // derived: 2250 TFLOPS / (160 SMs x 8192) = 1716.6 MHz (uncertain)
-        .boost_clock_mhz = 1831.1,  // derived: 75 TFLOPS FP32 / (2 x 128 x 160) = 1831.1 MHz (uncertain)
-        .tensor_bf16_flop_per_clk = 8192.0,  // derived: inferred: same per-SM rate as B200 (uncertain)
-        .tensor_fp8_flop_per_clk = 16384.0,  // derived: 2 x bf16; 160 x 16384 x 1716.6 MHz = 4500 TFLOPS
-        // derived: 14000 TFLOPS / (160 SMs x 1716.6 MHz) = 50973 (about 6.2 x bf16; 1.5 x B200 per SM would be 49152)
-        .tensor_fp4_flop_per_clk = 50973.0,
-        .fma_fp32_per_clk = 128.0,  // source: Blackwell Ultra SM has 128 FP32 lanes (160 SMs x 128 = 20480 CUDA cores)
+        .tensor_clock_mhz = 1907.3,  // derived: GB300's (same GPU; its power limit binds only under dense load) (uncertain)
+        .boost_clock_mhz = 1953.1,  // derived: GB300's, as the tensor clock (uncertain)
+        // derived: power-limited sustained rate: 2250 TFLOPS / (160 SMs x 1907.3 MHz) = 7373 (0.9 x the 8192 of
+        // the SM; uncertain)
+        .tensor_bf16_flop_per_clk = 7373.0,
+        .tensor_fp8_flop_per_clk = 14746.0,  // derived: 2 x bf16; 160 x 14746 x 1907.3 MHz = 4500 TFLOPS
+        // derived: 14000 TFLOPS / (160 SMs x 1907.3 MHz) = 45876 (about 6.2 x bf16; GB300 has 6 x)
+        .tensor_fp4_flop_per_clk = 45876.0,
+        // derived: power-limited sustained rate: 75 TFLOPS / (2 x 160 SMs x 1953.1 MHz) = 120 of the SM's 128 FP32
+        // lanes (160 SMs x 128 = 20480 CUDA cores)
+        .fma_fp32_per_clk = 120.0,
         // source: Blackwell Ultra doubles the SFU (MUFU.EX2) rate over B200 (NVIDIA Blackwell Ultra material, GPUS.md
         // §3.5)
         .xu_per_clk = 32.0,
         .dram_gbps = 7750.0,  // source: AIC b300_sxm.yaml mem_bw 7.75 TB/s (62 TB/s / 8)
         .l2_bytes = 132120576.0,  // source: 126 MB, assumed equal to B200 (uncertain)
         // derived: no measured sm_100 part; H100 SXM measured 8820 GB/s = 36.51 B/clk/SM (the only measured Blackwell,
-        // GB202, would put L2 below DRAM bandwidth); x 160 SMs x 1716.6 MHz
-        .l2_gbps = 10028.0,
+        // GB202, would put L2 below DRAM bandwidth); x 160 SMs x 1907.3 MHz
+        .l2_gbps = 11142.0,
         .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
         .smem_per_sm_bytes = 233472,  // source: CUDA Guide cc 10.x: 228 KB
         .smem_per_cta_bytes = 232448,  // source: CUDA Guide cc 10.x: 227 KB opt-in per block
@@ -69,6 +77,7 @@ struct b300_sxm {
         .fp8_tflops = 4500.0,  // source: AIC b300_sxm.yaml fp8_tc_flops
         .fp4_tflops = 14000.0,  // source: AIC b300_sxm.yaml fp4_tc_flops (dense; uncertain, see above)
         .fp32_tflops = 75.0,  // source: HGX B300 per-GPU table (glennklockwood.com B300 page; verda.com GB300 article)
+        // power limits (B300 1.1 kW, GB300 1.4 kW) and the equal 10.7 TeraExponentials/s: verda.com GB300 article
     };
 };
 
