@@ -10,8 +10,8 @@
 namespace synperf::hw {
 
 /// NVIDIA B300 SXM6 (HGX): Blackwell Ultra, 160 SMs, 288 GB HBM3e, NVLink 5.
-/// The SM count (160) comes from NVIDIA's Blackwell Ultra material. Clocks are not published. B300 is the
-/// GB300's GPU under a lower power limit (1100 W against 1400 W) and both are quoted at the same exponential
+/// The SM count (160) comes from NVIDIA's Blackwell Ultra material. Clocks are not published. B300 is
+/// GB300's GPU under a lower power limit (1100 W against 1400 W), and both are quoted at the same exponential
 /// rate (10.7 TeraExponentials/s), so the two run at the same clock wherever the power limit does not bind
 /// (latency, small grids, memory-bound work); B300's lower dense peaks (2250 against 2500 TFLOPS, FP32 75
 /// against 80) are what it sustains at its power limit. The catalogue therefore gives it GB300's derived
