@@ -17,6 +17,7 @@
 #include "synperf/hw/h100_sxm.hpp"
 #include "synperf/hw/l40s.hpp"
 #include "synperf/hw/rtx_pro_6000_server.hpp"
+#include "synperf/cost/roofline_cost.hpp"
 #include "synperf/predictor/predictor.hpp"
 
 namespace {
@@ -111,6 +112,26 @@ TEST_CASE("fp8_linear: on sm_120 TensorRT-LLM's cuBLAS runs one CTA per tile, SG
     CHECK((sgl.gemm.bm == 128 && sgl.gemm.bn == 128 && sgl.gemm.bk == 128));  // sgl-kernel's one sm_120 entry
     CHECK(sgl.gemm.persistent);
     CHECK(sgl.gemm.grid_ctas == 32);  // 1 x 32 tiles of 128 x 128
+}
+
+TEST_CASE("fp8_linear: sgl-kernel's own tile makes a kernel floor; stand-in dispatches keep the bound alone") {
+    // One 128x128 tile over k = 7168 runs on one SM, 56 MMA iterations of 128x128x128 whatever m is: the RTX PRO
+    // 6000 rows of this shape take 54-57 us for m = 1..64, against a 2 us bound (two launch floors).
+    const gpu_numbers& g = synperf::hw::rtx_pro_6000_server::numbers;
+    const auto predict = [&](fp8_linear_framework f) {
+        return synperf::predictor_detail::predict<fp8_linear>(problem(1, 64, 7168, f), g, f == fp8_linear_framework::sglang ? "sglang" : "trtllm",
+                                                              synperf::predictor_detail::schedule_by_dispatch{}, synperf::cost::roofline_cost{});
+    };
+    const auto sgl = predict(fp8_linear_framework::sglang);
+    const double mma_us = 2.0 * 128 * 128 * 7168 / g.tensor_fp8_flop_per_clk / g.tensor_clock_mhz;
+    REQUIRE(sgl.kernels.size() == 2);
+    CHECK(sgl.theoretical_us == doctest::Approx(2.0));
+    CHECK(sgl.kernel_floor_us == doctest::Approx(mma_us + sgl.kernels[1].theoretical_us));
+    CHECK(sgl.latency_us == doctest::Approx(sgl.kernel_floor_us));  // efficiency 1 would beat the SM: the floor holds
+    CHECK(sgl.efficiency == doctest::Approx(sgl.theoretical_us / sgl.latency_us));
+    const auto trt = predict(fp8_linear_framework::trtllm);  // cuBLAS's choice is closed: no floor beyond the bound
+    CHECK(trt.kernel_floor_us == doctest::Approx(trt.theoretical_us));
+    CHECK(trt.latency_us == doctest::Approx(trt.theoretical_us));
 }
 
 TEST_CASE("fp8_linear: the lower bound never falls as m grows within one GEMM path") {

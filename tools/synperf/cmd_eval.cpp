@@ -83,14 +83,14 @@ void evaluate_fold(const family_tool& fam, const protocol_fold& fold, const std:
         const double eff = model.evaluate(std::span<const double>(s.features), std::span<const std::size_t>(level));
         model_input(s, levels, in.data());
         gr.measured.push_back(s.latency_us);
-        gr.ours.push_back(s.theoretical_us / eff);
+        gr.ours.push_back(std::max(s.theoretical_us / eff, s.kernel_floor_us));
         gr.roofline.push_back(s.roofline_us);
         gr.linear.push_back(std::exp(linear.predict_log(std::span<const double>(in))));
         if (s.efficiency() > 1.0) ++gr.above_one;
         if (fam.flag && gr.label != data::split::seen && fam.flag(s)) ++gr.flagged;
         if (dump != nullptr) {
-            fmt::print(dump, "{},{},{},{},{},{},{}", s.gpu, s.framework, s.kernel, data::to_string(gr.label), s.latency_us,
-                       gr.ours.back(), s.theoretical_us);
+            fmt::print(dump, "{},{},{},{},{},{},{},{}", s.gpu, s.framework, s.kernel, data::to_string(gr.label), s.latency_us,
+                       gr.ours.back(), s.theoretical_us, s.kernel_floor_us);
             for (double f : s.features) fmt::print(dump, ",{:.6g}", f);
             fmt::print(dump, "\n");
         }
@@ -110,7 +110,7 @@ void run_eval(const family_tool& fam, const eval_cli_options& o) {
     std::FILE* dump = o.dump.empty() ? nullptr : std::fopen(o.dump.c_str(), "w");
     if (!o.dump.empty() && dump == nullptr) throw invalid_argument("synperf: cannot write --dump file " + o.dump);
     if (dump != nullptr) {
-        fmt::print(dump, "gpu,framework,kernel,split,measured_us,predicted_us,theoretical_us");
+        fmt::print(dump, "gpu,framework,kernel,split,measured_us,predicted_us,theoretical_us,kernel_floor_us");
         for (const auto& f : fam.feature_names) fmt::print(dump, ",{}", f);
         fmt::print(dump, "\n");
     }

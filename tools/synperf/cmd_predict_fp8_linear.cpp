@@ -52,8 +52,8 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
             kernels.push_back({{"name", k.name}, {"theoretical_us", k.theoretical_us}, {"waves", k.waves}, {"busy_sms", k.busy_sms}});
         nlohmann::json out{{"gpu", g.name}, {"family", family::fp8_linear::name}, {"framework", o.framework},
                            {"m", p.m}, {"n", p.n}, {"k", p.k}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
-                           {"theoretical_us", r.theoretical_us}, {"bottleneck", r.bottleneck},
-                           {"cuda_core_gemm", plan.cuda_core_gemm}, {"kernels", kernels}, {"warnings", warnings}};
+                           {"theoretical_us", r.theoretical_us}, {"kernel_floor_us", r.kernel_floor_us},
+                           {"bottleneck", r.bottleneck}, {"cuda_core_gemm", plan.cuda_core_gemm}, {"kernels", kernels}, {"warnings", warnings}};
         if (!plan.cuda_core_gemm)
             out["tile"] = {{"m", c.bm}, {"n", c.bn}, {"k", c.bk}, {"cluster_m", c.cluster_m}, {"cluster_n", c.cluster_n},
                            {"swap_ab", c.swap_ab}, {"persistent", c.persistent}};
@@ -64,6 +64,9 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {:.3f}\n", r.efficiency);
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
+    if (r.kernel_floor_us > r.theoretical_us)
+        fmt::print("  kernel floor {:.3f} us (the busiest SM's MMA work in sgl-kernel's own tile{})\n", r.kernel_floor_us,
+                   r.latency_us <= r.kernel_floor_us ? "; the prediction" : "");
     if (plan.cuda_core_gemm)
         fmt::print("  gemm         CUDA-core FP8 GEMM (m <= 8 on sm_89): {} CTAs\n", r.kernels.front().tasks);
     else

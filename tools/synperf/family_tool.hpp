@@ -27,6 +27,7 @@ struct sample {
     std::vector<double> features; ///< the family's numeric features, >= 0
     std::size_t level = 0;        ///< framework level of the categorical input
     double theoretical_us = 0;    ///< lower bound of the op
+    double kernel_floor_us = 0;   ///< least time of its kernels as decomposed (`prediction::kernel_floor_us`)
     double latency_us = 0;        ///< measured
     double roofline_us = 0;       ///< datasheet roofline baseline
     data::split label = data::split::seen;

@@ -115,6 +115,13 @@ constexpr gemm_fp8_detail::kernel_choice sglang_sm120_choice() noexcept {
     return {128, 128, 128, 1, 1, fp8_schedule::sm120_auto, false};
 }
 
+/// Whether the GEMM is sgl-kernel's own dispatch entry (SGLang on sm_100/103 and sm_120), read from its source,
+/// rather than a stand-in for a closed (cuBLASLt) or inherited choice: its busiest SM's MMA work is then the real
+/// kernel's, a floor on the op's time (`work::kernel_launch::exact_dispatch`).
+inline bool sglang_own_dispatch(const fp8_linear_problem& p, const gpu::gpu_numbers& g) noexcept {
+    return p.framework == fp8_linear_framework::sglang && (g.cc_major == 10 || g.cc_major == 11 || g.cc_major == 12);
+}
+
 /// The GEMM's dispatch entry.
 /// - TensorRT-LLM: cuBLAS runs one CTA per tile on sm_120, which has no wgmma or tcgen05 (the bf16 GEMM family's
 ///   rule, KERNELS.md §1.1), so its GEMM there takes the one-CTA-per-tile M buckets of the sm_89 dispatch; elsewhere
@@ -231,6 +238,7 @@ struct fp8_linear {
             gemm_fp8_plan gp = gemm_fp8::plan_with({p.m, p.n, p.k}, g, fp8_linear_detail::gemm_choice(p, g));
             out.gemm = gp.config;
             out.kernels.push_back(std::move(gp.kernels.front()));
+            out.kernels.back().exact_dispatch = fp8_linear_detail::sglang_own_dispatch(p, g);
         }
         if (p.framework == fp8_linear_framework::trtllm) {
             out.kernels.push_back(fp8_linear_detail::amax_per_tensor(p, g));

@@ -47,6 +47,10 @@ struct kernel_features {
     double theoretical_cycles = 0;      ///< lower bound: max over pipes (whole GPU) and memory levels
     double latency_floor_cycles = 0;    ///< waves x memory rounds x nominal latency (0 when not modelled)
     double launch_floor_cycles = 0;     ///< the launch's own floor (`kernel_launch::launch_floor_us`)
+    /// The kernel's least time as decomposed: its bound, or, when its dispatch is exact
+    /// (`kernel_launch::exact_dispatch`), its busiest SM's tensor, FMA or XU time if longer. Memory terms stay
+    /// out: an SM can draw more than its share of L2 or DRAM bandwidth while others idle.
+    double kernel_floor_cycles = 0;
     bottleneck limiter = bottleneck::tensor;
     double waves = 0;
     double tasks = 0;
@@ -115,6 +119,8 @@ struct kernel_features {
                                        [](const candidate& a, const candidate& b) { return a.cycles < b.cycles; });
     f.theoretical_cycles = best->cycles;
     f.limiter = best->b;
+    f.kernel_floor_cycles = k.exact_dispatch ? std::max({f.theoretical_cycles, f.sm_max.tensor, f.sm_max.fma, f.sm_max.xu})
+                                             : f.theoretical_cycles;
     return f;
 }
 

@@ -23,8 +23,12 @@ struct kernel_report {
 /// A latency prediction for one op (one or more kernels).
 struct prediction {
     double latency_us = 0;       ///< predicted latency
-    double efficiency = 0;       ///< theoretical / latency, from the cost model
+    double efficiency = 0;       ///< theoretical / latency, from the cost model (and the kernel floor)
     double theoretical_us = 0;   ///< sum of the kernels' lower bounds
+    /// Sum of the kernels' least times as decomposed (`features::kernel_features::kernel_floor_cycles`): equal to
+    /// `theoretical_us` unless a kernel's dispatch is exact and its busiest SM needs longer. The latency is never
+    /// below it.
+    double kernel_floor_us = 0;
     std::string_view bottleneck; ///< the main kernel's limiting pipe
     std::vector<kernel_report> kernels;
     std::vector<double> features;  ///< the cost model's numeric inputs

@@ -65,6 +65,7 @@ prediction analyze(const typename F::problem_type& p, const gpu::gpu_numbers& g,
                                             features::to_string(f.limiter),
                                             mean_sm > 0 ? s.makespan_cycles / mean_sm : 1.0});
         out.theoretical_us += out.kernels.back().theoretical_us;
+        out.kernel_floor_us += features::cycles_to_us(f.kernel_floor_cycles, g);
     }
     const auto x = F::features(p, plan, std::span<const features::kernel_features>(analyzed), g);
     out.features.assign(x.begin(), x.end());
@@ -86,8 +87,14 @@ prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g,
                    ScheduleMain&& schedule_main, const C& cost) {
     const std::size_t level = F::framework_level(framework);
     prediction out = analyze<F>(p, g, schedule_main);
+    // The cost model's efficiency is against the op's bound; a kernel whose decomposition is exact cannot run
+    // faster than its busiest SM, whatever the model learned on other kernels.
     out.efficiency = cost.efficiency(std::span<const double>(out.features), level);
     out.latency_us = out.theoretical_us / out.efficiency;
+    if (out.latency_us < out.kernel_floor_us) {
+        out.latency_us = out.kernel_floor_us;
+        out.efficiency = out.theoretical_us / out.latency_us;
+    }
     return out;
 }
 

@@ -47,6 +47,10 @@ struct kernel_launch {
     /// issued back to back on a stream still takes its launch and drain, so an op of tiny kernels is bounded
     /// by their count, not by their (near zero) work. See `back_to_back_launch_us`.
     double launch_floor_us = 0;
+    /// Whether the decomposition is the library's own kernel choice (tile, schedule, grid), read from its public
+    /// dispatch code, rather than a stand-in for a closed or unknown one. Then the busiest SM's pipe work is work
+    /// the real kernel does on one SM, and no run can be faster (`features::kernel_features::kernel_floor_cycles`).
+    bool exact_dispatch = false;
 };
 
 /// Launch floor of one kernel issued back to back on a stream, in microseconds: a round lower bound. The
