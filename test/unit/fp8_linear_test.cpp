@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <string>
 
+#include "synperf/cost/roofline_cost.hpp"
 #include "synperf/data/fp8_linear_rows.hpp"
 #include "synperf/error.hpp"
 #include "synperf/hw/a100_sxm.hpp"
@@ -17,7 +18,6 @@
 #include "synperf/hw/h100_sxm.hpp"
 #include "synperf/hw/l40s.hpp"
 #include "synperf/hw/rtx_pro_6000_server.hpp"
-#include "synperf/cost/roofline_cost.hpp"
 #include "synperf/predictor/predictor.hpp"
 
 namespace {
@@ -119,8 +119,10 @@ TEST_CASE("fp8_linear: sgl-kernel's own tile makes a kernel floor; stand-in disp
     // 6000 rows of this shape take 54-57 us for m = 1..64, against a 2 us bound (two launch floors).
     const gpu_numbers& g = synperf::hw::rtx_pro_6000_server::numbers;
     const auto predict = [&](fp8_linear_framework f) {
-        return synperf::predictor_detail::predict<fp8_linear>(problem(1, 64, 7168, f), g, f == fp8_linear_framework::sglang ? "sglang" : "trtllm",
-                                                              synperf::predictor_detail::schedule_by_dispatch{}, synperf::cost::roofline_cost{});
+        const char* framework = f == fp8_linear_framework::sglang ? "sglang" : "trtllm";
+        return synperf::predictor_detail::predict<fp8_linear>(problem(1, 64, 7168, f), g, framework,
+                                                              synperf::predictor_detail::schedule_by_dispatch{},
+                                                              synperf::cost::roofline_cost{});
     };
     const auto sgl = predict(fp8_linear_framework::sglang);
     const double mma_us = 2.0 * 128 * 128 * 7168 / g.tensor_fp8_flop_per_clk / g.tensor_clock_mhz;

@@ -53,7 +53,8 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
         nlohmann::json out{{"gpu", g.name}, {"family", family::fp8_linear::name}, {"framework", o.framework},
                            {"m", p.m}, {"n", p.n}, {"k", p.k}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
                            {"theoretical_us", r.theoretical_us}, {"kernel_floor_us", r.kernel_floor_us},
-                           {"bottleneck", r.bottleneck}, {"cuda_core_gemm", plan.cuda_core_gemm}, {"kernels", kernels}, {"warnings", warnings}};
+                           {"bottleneck", r.bottleneck}, {"cuda_core_gemm", plan.cuda_core_gemm}, {"kernels", kernels},
+                           {"warnings", warnings}};
         if (!plan.cuda_core_gemm)
             out["tile"] = {{"m", c.bm}, {"n", c.bn}, {"k", c.bk}, {"cluster_m", c.cluster_m}, {"cluster_n", c.cluster_n},
                            {"swap_ab", c.swap_ab}, {"persistent", c.persistent}};
