@@ -39,9 +39,7 @@ std::vector<sample> load_allreduce(const std::filesystem::path& dir, const data:
         s.gpu = r.gpu;
         s.framework = r.collector;
         s.kernel = std::string(family::to_string(e.policy));
-        s.features = std::move(p.features);
-        s.theoretical_us = p.theoretical_us;
-        s.kernel_floor_us = p.kernel_floor_us;
+        s.take_analysis(std::move(p));
         s.level = static_cast<std::size_t>(r.problem.implementation);
         s.latency_us = r.latency_us;
         s.roofline_us = e.policy_us;  // the pure alpha-beta model of the algorithm the implementation runs

@@ -55,9 +55,7 @@ std::vector<sample> load_attention(const std::filesystem::path& dir, const data:
         s.gpu = r.gpu;
         s.framework = r.framework;
         s.kernel = r.kernel_source;
-        s.features = std::move(p.features);
-        s.theoretical_us = p.theoretical_us;
-        s.kernel_floor_us = p.kernel_floor_us;
+        s.take_analysis(std::move(p));
         s.level = F::framework_level(r.framework);
         s.latency_us = r.latency_us;
         s.roofline_us = attention_roofline_us(at::effective_problem(r.problem, g), g);

@@ -83,7 +83,7 @@ void evaluate_fold(const family_tool& fam, const protocol_fold& fold, const std:
         const double eff = model.evaluate(std::span<const double>(s.features), std::span<const std::size_t>(level));
         model_input(s, levels, in.data());
         gr.measured.push_back(s.latency_us);
-        gr.ours.push_back(std::max(s.theoretical_us / eff, s.kernel_floor_us));
+        gr.ours.push_back(floored_latency_us(s.theoretical_us, eff, s.kernel_floor_us));
         gr.roofline.push_back(s.roofline_us);
         gr.linear.push_back(std::exp(linear.predict_log(std::span<const double>(in))));
         if (s.efficiency() > 1.0) ++gr.above_one;

@@ -36,9 +36,7 @@ std::vector<sample> load_elementwise(const std::filesystem::path& dir, const dat
         s.gpu = r.gpu;
         s.framework = r.framework;
         s.kernel = std::string(family::to_string(r.problem.kind));
-        s.features = std::move(p.features);
-        s.theoretical_us = p.theoretical_us;
-        s.kernel_floor_us = p.kernel_floor_us;
+        s.take_analysis(std::move(p));
         s.level = family::elementwise::framework_level(r.framework);
         s.latency_us = r.latency_us;
         // Datasheet roofline: the unique bytes at DRAM bandwidth (the FP32 work is far below it).

@@ -13,9 +13,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <synperf/data/protocol.hpp>
+#include <synperf/predictor/prediction.hpp>
 
 namespace synperf::cli {
 
@@ -36,6 +38,12 @@ struct sample {
     std::size_t key_size = 0;
 
     [[nodiscard]] double efficiency() const { return theoretical_us / latency_us; }
+    /// Takes the model inputs, bound and kernel floor of the row's analysis.
+    void take_analysis(prediction&& p) {
+        features = std::move(p.features);
+        theoretical_us = p.theoretical_us;
+        kernel_floor_us = p.kernel_floor_us;
+    }
 };
 
 /// What a family contributes to `synperf train` and `synperf eval`.

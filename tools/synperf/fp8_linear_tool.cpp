@@ -42,9 +42,7 @@ std::vector<sample> load_fp8_linear(const std::filesystem::path& dir, const data
         s.gpu = r.gpu;
         s.framework = std::string(family::to_string(r.problem.framework));
         s.kernel = kernels_of(r.problem, g);
-        s.features = std::move(p.features);
-        s.theoretical_us = p.theoretical_us;
-        s.kernel_floor_us = p.kernel_floor_us;
+        s.take_analysis(std::move(p));
         s.level = family::fp8_linear::framework_level(s.framework);
         s.latency_us = r.latency_us;
         s.roofline_us = fp8_linear_roofline_us(r.problem, g);

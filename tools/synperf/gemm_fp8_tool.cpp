@@ -37,9 +37,7 @@ std::vector<sample> load_gemm_fp8(const std::filesystem::path& dir, const data::
         s.gpu = r.gpu;
         s.framework = "vllm";
         s.kernel = "cutlass_scaled_mm";
-        s.features = std::move(p.features);
-        s.theoretical_us = p.theoretical_us;
-        s.kernel_floor_us = p.kernel_floor_us;
+        s.take_analysis(std::move(p));
         s.level = 0;
         s.latency_us = r.latency_us;
         s.roofline_us = gemm_fp8_roofline_us(r.problem, g);

@@ -36,9 +36,7 @@ std::vector<sample> load_gemm(const std::filesystem::path& dir, const data::prot
         s.gpu = r.gpu;
         s.framework = r.framework;
         s.kernel = "cublas";
-        s.features = std::move(p.features);
-        s.theoretical_us = p.theoretical_us;
-        s.kernel_floor_us = p.kernel_floor_us;
+        s.take_analysis(std::move(p));
         s.level = family::gemm::framework_level(r.framework);
         s.latency_us = r.latency_us;
         s.roofline_us = gemm_roofline_us(r.problem, g);

@@ -46,9 +46,7 @@ std::vector<sample> load_moe(const std::filesystem::path& dir, const data::proto
         s.gpu = r.gpu;
         s.framework = "sglang";
         s.kernel = std::string("fused_moe_triton_") + std::string(family::to_string(r.problem.dtype));
-        s.features = std::move(p.features);
-        s.theoretical_us = p.theoretical_us;
-        s.kernel_floor_us = p.kernel_floor_us;
+        s.take_analysis(std::move(p));
         s.level = 0;
         s.latency_us = r.latency_us;
         s.roofline_us = moe_roofline_us(r.problem, family::moe::plan(r.problem, g), g);

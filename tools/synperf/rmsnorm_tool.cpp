@@ -41,9 +41,7 @@ std::vector<sample> load_rmsnorm(const std::filesystem::path& dir, const data::p
         s.gpu = r.gpu;
         s.framework = r.framework;
         s.kernel = "rms_norm_kernel";
-        s.features = std::move(p.features);
-        s.theoretical_us = p.theoretical_us;
-        s.kernel_floor_us = p.kernel_floor_us;
+        s.take_analysis(std::move(p));
         s.level = family::rmsnorm::framework_level(r.framework);
         s.latency_us = r.latency_us;
         s.roofline_us = rmsnorm_roofline_us(r.problem, g);

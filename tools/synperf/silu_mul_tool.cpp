@@ -39,9 +39,7 @@ std::vector<sample> load_silu_mul(const std::filesystem::path& dir, const data::
         s.gpu = r.gpu;
         s.framework = r.framework;
         s.kernel = "silu_and_mul_kernel";
-        s.features = std::move(p.features);
-        s.theoretical_us = p.theoretical_us;
-        s.kernel_floor_us = p.kernel_floor_us;
+        s.take_analysis(std::move(p));
         s.level = family::silu_mul::framework_level(r.framework);
         s.latency_us = r.latency_us;
         s.roofline_us = silu_mul_roofline_us(r.problem, g);

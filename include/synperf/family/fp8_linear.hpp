@@ -130,8 +130,7 @@ inline bool sglang_own_dispatch(const fp8_linear_problem& p, const gpu::gpu_numb
 ///   descend. (Read from a recent sgl-kernel; the 0.5.10 release in the data may differ.)
 inline gemm_fp8_detail::kernel_choice gemm_choice(const fp8_linear_problem& p, const gpu::gpu_numbers& g) {
     if (p.framework == fp8_linear_framework::trtllm && g.cc_major == 12) return gemm_fp8_detail::sm89_choice(p.m, p.n);
-    if (p.framework == fp8_linear_framework::sglang && (g.cc_major == 10 || g.cc_major == 11)) return sglang_sm100_choice(p.m);
-    if (p.framework == fp8_linear_framework::sglang && g.cc_major == 12) return sglang_sm120_choice();
+    if (sglang_own_dispatch(p, g)) return g.cc_major == 12 ? sglang_sm120_choice() : sglang_sm100_choice(p.m);
     return gemm_fp8_detail::choose({p.m, p.n, p.k}, g);
 }
 

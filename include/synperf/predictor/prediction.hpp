@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// \file What a prediction returns.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -33,5 +34,10 @@ struct prediction {
     std::vector<kernel_report> kernels;
     std::vector<double> features;  ///< the cost model's numeric inputs
 };
+
+/// The latency of an op: its bound over the cost model's efficiency, never below its kernel floor.
+[[nodiscard]] inline double floored_latency_us(double theoretical_us, double efficiency, double kernel_floor_us) noexcept {
+    return std::max(theoretical_us / efficiency, kernel_floor_us);
+}
 
 }  // namespace synperf

@@ -89,12 +89,9 @@ prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g,
     prediction out = analyze<F>(p, g, schedule_main);
     // The cost model's efficiency is against the op's bound; a kernel whose decomposition is exact cannot run
     // faster than its busiest SM, whatever the model learned on other kernels.
-    out.efficiency = cost.efficiency(std::span<const double>(out.features), level);
-    out.latency_us = out.theoretical_us / out.efficiency;
-    if (out.latency_us < out.kernel_floor_us) {
-        out.latency_us = out.kernel_floor_us;
-        out.efficiency = out.theoretical_us / out.latency_us;
-    }
+    const double efficiency = cost.efficiency(std::span<const double>(out.features), level);
+    out.latency_us = floored_latency_us(out.theoretical_us, efficiency, out.kernel_floor_us);
+    out.efficiency = out.latency_us > out.kernel_floor_us ? efficiency : out.theoretical_us / out.latency_us;
     return out;
 }
 
