@@ -13,6 +13,7 @@
 #include <new>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "synperf/cost/mlp_cost.hpp"
@@ -152,6 +153,28 @@ TEST_CASE("mlp evaluate: features outside the training range are clamped to it, 
     net.feature_max = {4.0, 2.0};
     CHECK_THROWS_AS((void)evaluate(net, std::vector<double>{-1.0, 1.0}, cat), synperf::invalid_argument);
     CHECK_THROWS_AS((void)compiled.evaluate(std::vector<double>{std::nan(""), 1.0}, cat), synperf::invalid_argument);
+}
+
+TEST_CASE("mlp evaluate: the output is clamped into the training efficiency range, by both evaluators") {
+    network net = tiny_network();
+    const std::vector<std::size_t> cat{1};
+    const std::vector<double> x{2.0, 1.0};
+    const double raw = evaluate(net, x, cat);  // no range recorded: the network's own output
+    CHECK(raw == doctest::Approx(reference(net, {std::log1p(2.0), std::log1p(1.0), 0.0, 1.0})));
+    const std::vector<double> input{std::log1p(2.0), std::log1p(1.0), 0.0, 1.0};
+    for (const auto& [lo, hi] : {std::pair{raw + 0.1, 0.95}, std::pair{0.01, raw - 0.1}, std::pair{raw - 0.1, raw + 0.1}}) {
+        CAPTURE(lo);
+        CAPTURE(hi);
+        net.efficiency_min = lo;
+        net.efficiency_max = hi;
+        const synperf::mlp::compiled_network compiled(net);
+        const double expected = std::clamp(raw, lo, hi);
+        CHECK(evaluate(net, x, cat) == doctest::Approx(expected));
+        CHECK(compiled.evaluate(x, cat) == doctest::Approx(expected));
+        // The transformed-input entry point returns the network's own output (trainer checks compare it).
+        CHECK(evaluate(net, synperf::mlp::transformed_input, input) == doctest::Approx(raw));
+        CHECK(compiled.evaluate(synperf::mlp::transformed_input, input) == doctest::Approx(raw));
+    }
 }
 
 TEST_CASE("mlp evaluate: blocked float kernel matches a double reference on awkward widths") {

@@ -89,6 +89,8 @@ void check_same(const network& a, const network& b) {
         CHECK(bits(a.feature_min[i]) == bits(b.feature_min[i]));
         CHECK(bits(a.feature_max[i]) == bits(b.feature_max[i]));
     }
+    CHECK(bits(a.efficiency_min) == bits(b.efficiency_min));
+    CHECK(bits(a.efficiency_max) == bits(b.efficiency_max));
     REQUIRE(a.categoricals.size() == b.categoricals.size());
     for (std::size_t c = 0; c < a.categoricals.size(); ++c) {
         CHECK(a.categoricals[c].name == b.categoricals[c].name);
@@ -478,6 +480,54 @@ TEST_CASE("mlp format: malformed feature ranges are rejected with their line and
          "bad.mlp:9: unexpected end of input: expected 'categoricals'"},
         {"more features than declared, with ranges", replace_ranged_line(4, "features 1\n"),
          "bad.mlp:7:1: 'features 1' on line 4 declares 1, but more 'feature' lines follow"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.what);
+        CHECK_THROWS_WITH_AS((void)synperf::mlp::parse_mlp(c.text, "bad.mlp"), doctest::Contains(c.message), load_error);
+    }
+}
+
+TEST_CASE("mlp format: the efficiency range is optional, read and written back bit-identically") {
+    const network plain = synperf::mlp::parse_mlp(tiny_text, "tiny.mlp");
+    CHECK_FALSE(plain.has_efficiency_range());
+    CHECK(synperf::mlp::to_text(plain).find("efficiency") == std::string::npos);
+    // Line 9 of tiny_text is 'layers 2': the range goes right before it.
+    const std::string text = replace_line(9, "efficiency 0.0001035 0.984375\nlayers 2\n");
+    const network net = synperf::mlp::parse_mlp(text, "ranged.mlp");
+    CHECK(net.has_efficiency_range());
+    CHECK(net.efficiency_min == 0.0001035);
+    CHECK(net.efficiency_max == 0.984375);
+    CHECK(synperf::mlp::to_text(net) == text);
+    check_same(net, synperf::mlp::parse_mlp(synperf::mlp::to_text(net), "back.mlp"));
+    // A one-sided range is a range too.
+    CHECK(synperf::mlp::parse_mlp(replace_line(9, "efficiency 0 0.5\nlayers 2\n"), "m.mlp").has_efficiency_range());
+
+    struct bad_case {
+        std::string what;
+        std::string text;
+        const char* message;
+    };
+    const bad_case cases[] = {
+        {"no values", replace_line(9, "efficiency\nlayers 2\n"), "bad.mlp:9: 'efficiency' needs a minimum and a maximum, got nothing"},
+        {"not a number", replace_line(9, "efficiency low 1\nlayers 2\n"),
+         "bad.mlp:9:12: efficiency range minimum: expected a number, got 'low'"},
+        {"negative minimum", replace_line(9, "efficiency -0.5 1\nlayers 2\n"),
+         "bad.mlp:9:12: efficiency range minimum -0.5 is outside [0, 1]"},
+        {"maximum above 1", replace_line(9, "efficiency 0.1 1.5\nlayers 2\n"),
+         "bad.mlp:9:16: efficiency range maximum 1.5 is outside (0, 1]"},
+        {"zero maximum", replace_line(9, "efficiency 0 0\nlayers 2\n"), "bad.mlp:9:14: efficiency range maximum 0 is outside (0, 1]"},
+        {"minimum above maximum", replace_line(9, "efficiency 0.5 0.25\nlayers 2\n"),
+         "bad.mlp:9:16: efficiency range: minimum 0.5 is greater than maximum 0.25"},
+        {"NaN", replace_line(9, "efficiency nan 1\nlayers 2\n"),
+         "bad.mlp:9:12: efficiency range minimum: expected a finite number, got 'nan'"},
+        {"twice", replace_line(9, "efficiency 0.1 1\nefficiency 0.1 1\nlayers 2\n"),
+         "bad.mlp:10:1: duplicate 'efficiency' (first on line 9)"},
+        {"before the categoricals", replace_line(7, "efficiency 0.1 1\ncategoricals 1\n"),
+         "bad.mlp:7:1: 'efficiency' must come right before 'layers'"},
+        {"after the layers", replace_line(17, "efficiency 0.1 1\nend\n"),
+         "bad.mlp:17:1: 'efficiency' must come right before 'layers'"},
+        {"truncated after it", std::string(tiny_text.substr(0, tiny_text.find("layers"))) + "efficiency 0.1 1\n",
+         "bad.mlp:10: unexpected end of input: expected 'layers'"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.what);

@@ -153,6 +153,10 @@ TEST_CASE("trainer: learns a synthetic efficiency function to low loss") {
     CHECK(net.layers[2].out == 1);
     CHECK(net.layers[2].act == synperf::mlp::activation::sigmoid);
     CHECK(net.meta.find("seed=42") != std::string::npos);
+    // The output clamp is the training targets' range.
+    const auto [lo, hi] = std::minmax_element(train.efficiency.begin(), train.efficiency.end());
+    CHECK(net.efficiency_min == static_cast<double>(*lo));
+    CHECK(net.efficiency_max == std::min(static_cast<double>(*hi), 1.0));
     CHECK(progress.str().find("epoch    1") != std::string::npos);
     CHECK(progress.str().find("epoch   20") != std::string::npos);
 }

@@ -98,7 +98,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
     for (const auto& p : problems) {
         const prediction r = pred.predict(p, o.framework);
         const family::gemm_config c = family::gemm::plan(p, g.numbers).config;
-        const auto warnings = outside_training_range(*net, r.features);
+        const auto warnings = outside_training_range(*net, r.features, r.efficiency);
         if (o.json) {
             rows.push_back(to_json(g, p, o.framework, r, c, warnings));
         } else if (!o.csv.empty()) {

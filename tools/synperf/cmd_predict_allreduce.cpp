@@ -64,7 +64,7 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, family::to_string(p.implementation));
     const family::allreduce_estimate e = family::estimate(p);
-    const auto warnings = outside_training_range(*net, r.features);
+    const auto warnings = outside_training_range(*net, r.features, r.efficiency);
     if (o.json) {
         nlohmann::json algorithms = nlohmann::json::object();
         for (auto a : {family::collective_algorithm::one_shot, family::collective_algorithm::two_shot, family::collective_algorithm::ring,

@@ -96,7 +96,7 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
     mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, o.framework);
-    const auto warnings = outside_training_range(*net, r.features);
+    const auto warnings = outside_training_range(*net, r.features, r.efficiency);
     const bool timed = data::attention_tables_time(plan.implementation);
     if (o.json) {
         nlohmann::json kernels = nlohmann::json::array();

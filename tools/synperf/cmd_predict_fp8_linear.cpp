@@ -44,7 +44,7 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
                           o.weights.empty() ? "fp8_linear model" : o.weights);
     const runtime_predictor<family::fp8_linear> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, o.framework);
-    const auto warnings = outside_training_range(*net, r.features);
+    const auto warnings = outside_training_range(*net, r.features, r.efficiency);
     const family::gemm_fp8_config& c = plan.gemm;
     if (o.json) {
         nlohmann::json kernels = nlohmann::json::array();

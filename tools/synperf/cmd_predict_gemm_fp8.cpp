@@ -41,7 +41,7 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
                           o.weights.empty() ? "gemm_fp8 model" : o.weights);
     const runtime_predictor<family::gemm_fp8> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, "vllm");
-    const auto warnings = outside_training_range(*net, r.features);
+    const auto warnings = outside_training_range(*net, r.features, r.efficiency);
     const auto& k = r.kernels.front();
     if (o.json) {
         const nlohmann::json out{

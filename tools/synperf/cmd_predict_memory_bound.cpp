@@ -76,7 +76,7 @@ void predict_and_print(const memory_bound_options& o, const typename F::problem_
     mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, framework);
-    const auto warnings = outside_training_range(*net, r.features);
+    const auto warnings = outside_training_range(*net, r.features, r.efficiency);
     const family::memory_bound::launch_shape& s = pl.shapes.front();
     const kernel_report& k = r.kernels.front();
     if (o.json) {

@@ -69,7 +69,7 @@ void run_predict_moe(const predict_moe_options& o) {
     mlp::check_compatible(*net, family::moe::name, family::moe::feature_names, o.weights.empty() ? "moe model" : o.weights);
     const runtime_predictor<family::moe> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, "sglang");
-    const auto warnings = outside_training_range(*net, r.features);
+    const auto warnings = outside_training_range(*net, r.features, r.efficiency);
     const family::moe_kernel_config& c = plan.w13.config;
     const std::string config_source = plan.explicit_config ? "explicit" : "sglang_default";
     const auto gemm_json = [](const family::moe_gemm_launch& l) {

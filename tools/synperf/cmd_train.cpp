@@ -35,7 +35,15 @@ struct train_cli_options {
     std::size_t max_rows = family_default;  // the family's default keeps a full training within minutes; 0 = all
     std::size_t batch = 1024;
     std::vector<std::size_t> hidden = train::train_options{}.hidden;  // the trainer's default widths
+    double dropout = train::train_options{}.dropout;
+    double lr = train::train_options{}.lr;
+    std::size_t lr_patience = train::train_options{}.lr_patience;
+    bool efficiency_range_only = false;  // annotate existing weights instead of training
 };
+
+/// The efficiency a row teaches. The theoretical time is a lower bound; rows above 1 (measurement noise at the
+/// floor) are clamped.
+float training_target(const sample& s) { return static_cast<float>(std::clamp(s.efficiency(), 1e-5, 1.0)); }
 
 train::dataset make_dataset(const std::vector<const sample*>& rows, std::size_t width, std::size_t levels) {
     train::dataset d;
@@ -45,8 +53,7 @@ train::dataset make_dataset(const std::vector<const sample*>& rows, std::size_t 
     for (std::size_t r = 0; r < rows.size(); ++r) {
         model_input(*rows[r], levels, buf.data());
         for (std::size_t c = 0; c < width; ++c) d.x(r, c) = static_cast<float>(buf[c]);
-        // The theoretical time is a lower bound; rows above 1 (measurement noise at the floor) are clamped.
-        d.efficiency(r) = static_cast<float>(std::clamp(rows[r]->efficiency(), 1e-5, 1.0));
+        d.efficiency(r) = training_target(*rows[r]);
     }
     return d;
 }
@@ -70,6 +77,35 @@ std::vector<const sample*> thin(std::vector<const sample*> rows, std::size_t max
     return out;
 }
 
+/// Writes the efficiency range of the rows `out` was trained on into `out`, weights untouched. The rows are the
+/// subsample of `all_train_rows` for the seed in the file's meta; its row count must match the meta's.
+void write_efficiency_range(const family_tool& fam, const std::vector<const sample*>& all_train_rows,
+                            std::size_t max_rows, const std::string& out) {
+    mlp::network net = mlp::load_mlp(out);
+    auto meta_count = [&](std::string_view key) -> std::uint64_t {
+        const std::string tag = " " + std::string(key) + "=";
+        const auto at = (" " + net.meta).find(tag);
+        if (at == std::string::npos)
+            throw invalid_argument(fmt::format("synperf: {}: meta has no '{}=' (retrain the weights instead)", out, key));
+        return std::stoull(net.meta.substr(at + tag.size() - 1));
+    };
+    const std::vector<const sample*> rows = thin(all_train_rows, max_rows, meta_count("seed"));
+    if (rows.size() != meta_count("rows"))
+        throw invalid_argument(fmt::format("synperf: {}: trained on {} rows, the data gives {} for its seed (other data or "
+                                           "--max-rows): retrain the weights instead",
+                                           out, meta_count("rows"), rows.size()));
+    float lo = 1.0f, hi = 0.0f;
+    for (const auto* r : rows) {
+        lo = std::min(lo, training_target(*r));
+        hi = std::max(hi, training_target(*r));
+    }
+    net.efficiency_min = lo;
+    net.efficiency_max = hi;
+    mlp::save_mlp(net, out);
+    fmt::print(stderr, "synperf train {}: {}: efficiency range {} .. {} over {} training rows\n", fam.name, out, lo, hi,
+               rows.size());
+}
+
 /// Trains one weights file on the rows `fits(sample)` accepts; validation = the validation shapes among them.
 void train_one(const family_tool& fam, const train_cli_options& o, const std::vector<sample>& samples,
                const std::function<bool(const sample&)>& fits, const std::string& kind, const std::string& out) {
@@ -85,6 +121,10 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
     const std::size_t features = fam.feature_names.size(), levels = fam.framework_levels.size();
     const train::dataset validation = make_dataset(val_rows, features + levels, levels);
 
+    if (o.efficiency_range_only) {
+        write_efficiency_range(fam, all_train_rows, max_rows, out);
+        return;
+    }
     mlp::network net;
     train::train_report report;
     for (std::size_t restart = 0; restart < std::max<std::size_t>(o.restarts, 1); ++restart) {
@@ -99,6 +139,9 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
         opt.seed = seed;
         opt.batch = o.batch;
         opt.hidden = o.hidden;
+        opt.dropout = o.dropout;
+        opt.lr = o.lr;
+        opt.lr_patience = o.lr_patience;
         opt.saturation_gradient_floor = fam.saturation_gradient_floor;
         train::train_report r;
         mlp::network candidate =
@@ -176,6 +219,15 @@ void add_train_command(CLI::App& app) {
             ->delimiter(',')
             ->capture_default_str()
             ->check(CLI::Range(std::size_t{1}, mlp::max_width));
+        sub->add_option("--dropout", o.dropout, "dropout probability after each hidden layer")
+            ->capture_default_str()
+            ->check(CLI::Range(0.0, 0.9));
+        sub->add_flag("--efficiency-range-only", o.efficiency_range_only,
+                      "train nothing: write the training rows' efficiency range into the existing weights file (--out)");
+        sub->add_option("--lr", o.lr, "initial AdamW learning rate")->capture_default_str()->check(CLI::Range(1e-6, 1.0));
+        sub->add_option("--lr-patience", o.lr_patience, "epochs without improvement before the learning rate drops")
+            ->capture_default_str()
+            ->check(CLI::Range(std::size_t{1}, std::size_t{400}));
         const family_tool* f = &fam;
         sub->final_callback([f] { run_train(*f, o); });
     }

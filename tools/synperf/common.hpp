@@ -2,6 +2,7 @@
 #pragma once
 // Shared pieces of the synperf CLI: GPU selection, data and model locations.
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -95,9 +96,15 @@ inline std::shared_ptr<const mlp::network> predict_model(const std::string& weig
     return std::make_shared<const mlp::network>(mlp::load_mlp(model_path(std::string(family), false).string()));
 }
 
-/// Features outside the range the model was trained on, by name, with the edge value the model reads instead.
-inline std::vector<std::string> outside_training_range(const mlp::network& net, const std::vector<double>& x) {
+/// Features outside the range the model was trained on, by name, with the edge value the model reads instead; and
+/// the efficiency when it sits at the lowest one the model was trained on.
+inline std::vector<std::string> outside_training_range(const mlp::network& net, const std::vector<double>& x,
+                                                       double efficiency) {
     std::vector<std::string> out;
+    // The evaluators clamp the output into the training efficiencies: at the lowest one, the network said less.
+    if (net.efficiency_min > 0.0 && std::abs(efficiency - net.efficiency_min) <= 1e-9 * net.efficiency_min)
+        out.push_back(fmt::format("efficiency = {:.4g}, the lowest the model was trained on (the network's own output is lower)",
+                                  efficiency));
     if (net.feature_min.size() != x.size() || net.feature_max.size() != x.size()) return out;
     for (std::size_t i = 0; i < x.size(); ++i) {
         const double lo = net.feature_min[i], hi = net.feature_max[i];

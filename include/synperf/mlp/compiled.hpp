@@ -137,6 +137,8 @@ public:
         info_.feature_names = net.feature_names;
         info_.feature_min = net.feature_min;
         info_.feature_max = net.feature_max;
+        info_.efficiency_min = net.efficiency_min;
+        info_.efficiency_max = net.efficiency_max;
         info_.categoricals = net.categoricals;
         std::size_t total = 0;
         for (const auto& l : net.layers) total += (l.out + B - 1) / B * B * (l.in + 1);
@@ -169,7 +171,8 @@ public:
     /// Predicts the efficiency in [0, 1] from the numeric features and the level index of each categorical input.
     ///
     /// Same inputs, checks and messages as `mlp::evaluate(const network&, ...)`: log1p of each feature (finite,
-    /// >= 0, clamped into its training range) in double rounded to float, one one-hot block per categorical input.
+    /// >= 0, clamped into its training range) in double rounded to float, one one-hot block per categorical input;
+    /// the output is clamped into the training efficiency range.
     [[nodiscard]] double evaluate(std::span<const double> numeric_features,
                                   std::span<const std::size_t> categorical_level_index) const {
         using detail::report_network;
@@ -195,11 +198,12 @@ public:
             for (std::size_t l = 0; l < cat.levels.size(); ++l) buf.a[offset + l] = l == level ? 1.0f : 0.0f;
             offset += cat.levels.size();
         }
-        return forward(buf);
+        return info_.clamp_efficiency(forward(buf));
     }
 
     /// Predicts the efficiency from the input vector itself (`input_width()` values, already log1p'd and
-    /// one-hot encoded), with the checks and messages of `mlp::evaluate(const network&, transformed_input_t, ...)`.
+    /// one-hot encoded), with the checks and messages of `mlp::evaluate(const network&, transformed_input_t, ...)`;
+    /// the network's own output, not clamped.
     [[nodiscard]] double evaluate(transformed_input_t, std::span<const double> input) const {
         if (input.size() != input_width())
             detail::report_network(info_, "expected an input vector of ", input_width(), " values, got ", input.size());

@@ -95,7 +95,8 @@ inline void require_evaluable(const network& net) {
 /// as log1p(x), computed in double and rounded to float. Each categorical input becomes a one-hot block after
 /// the numeric features, in `network::categoricals` order. Every layer then runs in float32 (the precision
 /// the model was trained in), each dot product with a fixed summation order (see `detail::dense_rows`); the
-/// float output of the final sigmoid is returned widened to double. Throws `invalid_argument` for a
+/// float output of the final sigmoid is widened to double and clamped into the training rows' efficiency range
+/// where the network records one (`network::efficiency_min`, `efficiency_max`). Throws `invalid_argument` for a
 /// malformed network, a wrong number of inputs, a negative/NaN/Inf feature (naming it) or a level index out
 /// of range. No heap allocation: activations live in two stack buffers of `max_width` floats.
 [[nodiscard]] inline double evaluate(const network& net, std::span<const double> numeric_features,
@@ -125,11 +126,12 @@ inline void require_evaluable(const network& net) {
         for (std::size_t l = 0; l < cat.levels.size(); ++l) a[offset + l] = l == level ? 1.0f : 0.0f;
         offset += cat.levels.size();
     }
-    return detail::forward(net, a, b);
+    return net.clamp_efficiency(detail::forward(net, a, b));
 }
 
 /// Predicts the efficiency from the input vector itself (`input_width()` finite values, already log1p'd and
-/// one-hot encoded); for tests and for checking an exported model against the trainer.
+/// one-hot encoded); for tests and for checking an exported model against the trainer. Returns the network's
+/// own output: the efficiency range is not applied.
 [[nodiscard]] inline double evaluate(const network& net, transformed_input_t, std::span<const double> input) {
     using detail::report_network;
     detail::require_evaluable(net);

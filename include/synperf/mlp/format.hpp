@@ -60,11 +60,13 @@ struct text_line {
     return q + "'";
 }
 
-enum class keyword { magic, family, meta, features, feature, range, categoricals, categorical, layers, layer, bias, end, none };
+enum class keyword {
+    magic, family, meta, features, feature, range, categoricals, categorical, efficiency, layers, layer, bias, end, none
+};
 
-inline constexpr std::string_view keyword_names[] = {"synperf-mlp", "family",       "meta",        "features",
-                                                     "feature",     "range",        "categoricals", "categorical",
-                                                     "layers",      "layer",        "bias",        "end"};
+inline constexpr std::string_view keyword_names[] = {"synperf-mlp", "family",      "meta",   "features", "feature",
+                                                     "range",       "categoricals", "categorical", "efficiency",
+                                                     "layers",      "layer",        "bias",   "end"};
 static_assert(std::size(keyword_names) == static_cast<std::size_t>(keyword::none));
 
 [[nodiscard]] constexpr keyword keyword_of(std::string_view word) noexcept {
@@ -76,7 +78,7 @@ static_assert(std::size(keyword_names) == static_cast<std::size_t>(keyword::none
 /// Keywords that appear once per file: a second one is reported as a duplicate.
 [[nodiscard]] constexpr bool is_singleton(keyword k) noexcept {
     return k == keyword::magic || k == keyword::family || k == keyword::meta || k == keyword::features ||
-           k == keyword::categoricals || k == keyword::layers || k == keyword::end;
+           k == keyword::categoricals || k == keyword::efficiency || k == keyword::layers || k == keyword::end;
 }
 
 /// Recursive-descent reader of the weights format; everything is parsed into locals and the network is
@@ -100,6 +102,7 @@ public:
         }
         read_features(net);
         read_categoricals(net);
+        read_efficiency_range(net);
         read_layers(net, net.input_width());
         // after the last layer: the current line must be `end`, then only blank lines and comments
         expect_keyword(keyword::end);
@@ -184,6 +187,7 @@ private:
             fail(1, "duplicate '", first(), "' (first on line ", seen_[index(found)], ")");
         if (found == keyword::meta && seen_[index(keyword::family)] != 0)
             fail(1, "'meta' must come right after the 'family' line");
+        if (found == keyword::efficiency) fail(1, "'efficiency' must come right before 'layers'");
     }
 
     [[nodiscard]] static bool looks_numeric(std::string_view w) noexcept {
@@ -387,6 +391,21 @@ private:
         net.categoricals = std::move(inputs);
     }
 
+    /// Reads the optional `efficiency <min> <max>` line (the training rows' efficiency range) before `layers`.
+    void read_efficiency_range(network& net) {
+        if (keyword_of(first()) != keyword::efficiency) return;
+        seen_[index(keyword::efficiency)] = line_.number;
+        require_args("efficiency", 2, "a minimum and a maximum");
+        const double lo = parse_double(line_.tokens[1], "efficiency range minimum");
+        const double hi = parse_double(line_.tokens[2], "efficiency range maximum");
+        if (!(lo >= 0.0 && lo <= 1.0)) fail(line_.tokens[1].column, "efficiency range minimum ", lo, " is outside [0, 1]");
+        if (!(hi > 0.0 && hi <= 1.0)) fail(line_.tokens[2].column, "efficiency range maximum ", hi, " is outside (0, 1]");
+        if (lo > hi) fail(line_.tokens[2].column, "efficiency range: minimum ", lo, " is greater than maximum ", hi);
+        net.efficiency_min = lo;
+        net.efficiency_max = hi;
+        next_or_eof("'layers'");
+    }
+
     [[nodiscard]] static activation parse_activation_name(std::string_view s, bool& ok) noexcept {
         ok = true;
         for (auto a : {activation::identity, activation::relu, activation::sigmoid})
@@ -519,6 +538,7 @@ inline void append_value(std::string& s, float v) {
         for (const auto& l : c.levels) s += detail::cat(" ", l);
         s += "\n";
     }
+    if (net.has_efficiency_range()) s += detail::cat("efficiency ", net.efficiency_min, " ", net.efficiency_max, "\n");
     s += detail::cat("layers ", net.layers.size(), "\n");
     for (const auto& l : net.layers) {
         s += detail::cat("layer ", l.in, " ", l.out, " ", detail::activation_name(l.act), "\n");

@@ -37,6 +37,8 @@ struct network {
     std::vector<dense_layer> layers;             ///< first to last
     std::vector<double> feature_min;             ///< training range per numeric feature (empty: unknown)
     std::vector<double> feature_max;             ///< training range per numeric feature (empty: unknown)
+    double efficiency_min = 0.0;                 ///< lowest efficiency of the training rows (0: unknown)
+    double efficiency_max = 1.0;                 ///< highest efficiency of the training rows (1: unknown)
     std::string meta;                            ///< free-form provenance (data, seed, epochs)
 
     /// `x` clamped into feature `i`'s training range (unchanged when the range is unknown). Both evaluators apply
@@ -45,6 +47,16 @@ struct network {
     [[nodiscard]] double clamp_to_training_range(std::size_t i, double x) const noexcept {
         if (i >= feature_min.size() || i >= feature_max.size()) return x;
         return x < feature_min[i] ? feature_min[i] : (x > feature_max[i] ? feature_max[i] : x);
+    }
+
+    /// Whether the network records the efficiency range of its training rows.
+    [[nodiscard]] bool has_efficiency_range() const noexcept { return efficiency_min > 0.0 || efficiency_max < 1.0; }
+
+    /// `e` clamped into the training rows' efficiency range. Both evaluators apply it to the network's output:
+    /// a sigmoid can saturate far below any efficiency the model was taught (the latency would grow by orders of
+    /// magnitude), and the measured rows say how slow, relative to its bound, a kernel of the family ever ran.
+    [[nodiscard]] double clamp_efficiency(double e) const noexcept {
+        return e < efficiency_min ? efficiency_min : (e > efficiency_max ? efficiency_max : e);
     }
 
     /// Width of the input vector.

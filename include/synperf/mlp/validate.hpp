@@ -103,8 +103,9 @@ template <class... Parts>
 ///
 /// Family and names must be words (printable ASCII, no spaces), input names unique, categorical levels unique
 /// within their input, `meta` on one line; feature ranges absent (both vectors empty) or one finite
-/// `min <= max` pair per numeric feature; layer shapes must chain from `input_width()` (1..max_width) to a
-/// final width-1 sigmoid layer, with `in * out` weights and `out` biases, all finite.
+/// `min <= max` pair per numeric feature; the efficiency range within [0, 1] (`min <= max`, `max > 0`); layer
+/// shapes must chain from `input_width()` (1..max_width) to a final width-1 sigmoid layer, with `in * out` weights
+/// and `out` biases, all finite.
 inline void validate(const network& net) {
     using detail::is_word;
     using detail::report_network;
@@ -131,6 +132,10 @@ inline void validate(const network& net) {
                 report_network(net, "feature '", net.feature_names[i], "': range minimum ", lo, " is greater than maximum ", hi);
         }
     }
+    if (!(net.efficiency_min >= 0.0 && net.efficiency_min <= net.efficiency_max && net.efficiency_max <= 1.0 &&
+          net.efficiency_max > 0.0))
+        report_network(net, "efficiency range ", net.efficiency_min, " .. ", net.efficiency_max,
+                       ": must satisfy 0 <= minimum <= maximum <= 1 with maximum > 0");
     for (std::size_t c = 0; c < net.categoricals.size(); ++c) {
         const auto& cat = net.categoricals[c];
         if (!is_word(cat.name)) report_network(net, "categorical name '", cat.name, "' must be a non-empty word without spaces");

@@ -1122,7 +1122,8 @@ inline mlp::network export_network(const mlp_model& model) {
     return net;
 }
 
-/// Trains the efficiency MLP and exports it; `meta` records rows, seed and epochs.
+/// Trains the efficiency MLP and exports it; `meta` records rows, seed and epochs, and the efficiency range is
+/// the training targets' (capped at 1).
 ///
 /// The caller fills `family`, `feature_names` and `categoricals` of the returned network.
 inline mlp::network train_mlp(const dataset& train, const dataset& validation, const train_options& options,
@@ -1136,6 +1137,10 @@ inline mlp::network train_mlp(const dataset& train, const dataset& validation, c
                            " best_val_loss=", r.best_val_loss);
     if (options.saturation_gradient_floor > 0)
         net.meta += detail::cat(" saturation_gradient_floor=", options.saturation_gradient_floor);
+    // The evaluators clamp the output into the efficiencies the network was taught (mlp::network::clamp_efficiency).
+    const auto [lo, hi] = std::minmax_element(train.efficiency.begin(), train.efficiency.end());
+    net.efficiency_min = std::min(static_cast<double>(*lo), 1.0);
+    net.efficiency_max = std::min(static_cast<double>(*hi), 1.0);
     if (report != nullptr) *report = r;
     return net;
 }
