@@ -159,6 +159,11 @@ TEST_CASE("spec file: malformed files name the line and the cause") {
         {with_base("smem_per_cta_bytes = 300000"), 3, "gpu_numbers: smem_per_cta_bytes must be in 1..smem_per_sm_bytes"},
         {with_base("sm_count = 0"), 3, "gpu_numbers: sm_count must be in 1..4096"},
         {with_base("max_threads_per_sm = 1536"), 3, "max_threads_per_sm must equal 32 * max_warps_per_sm"},
+        // Unit mistakes fall outside the plausible ranges: GHz for MHz, MB for bytes, TB/s for GB/s.
+        {with_base("tensor_clock_mhz = 1.83"), 3, "gpu_numbers: tensor_clock_mhz must be in 100..10000 (MHz)"},
+        {with_base("l2_bytes = 50"), 3, "gpu_numbers: l2_bytes must be in 1024..2^40 (bytes)"},
+        {with_base("dram_gbps = 0.5"), 3, "gpu_numbers: dram_gbps must be in 1..1e6 (GB/s)"},
+        {with_base("tensor_fp8_flop_per_clk = 0.5"), 3, "tensor_fp8_flop_per_clk must be 0 (none) or in 1..1e7 (per SM)"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.text);

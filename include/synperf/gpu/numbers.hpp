@@ -77,28 +77,32 @@ namespace detail {
 [[noreturn]] inline void report_bad_number(const char* field, const char* expected) {
     synperf::detail::report_error(std::string("gpu_numbers: ") + field + " " + expected);
 }
-constexpr bool finite_positive(double v) noexcept { return v > 0 && v < 1e300; }
+constexpr bool within(double v, double lo, double hi) noexcept { return v >= lo && v <= hi; }  // false for NaN
 }  // namespace detail
 
 /// Checks every field; throws `invalid_argument` naming the first bad one. Usable in constant
 /// expressions, where a bad spec becomes a compile error.
 constexpr const gpu_numbers& validate(const gpu_numbers& n) {
-    using detail::finite_positive;
+    using detail::within;
     using detail::report_bad_number;
     if (n.cc_major < 7 || n.cc_major > 12) report_bad_number("cc_major", "must be in 7..12");
     if (n.cc_minor < 0 || n.cc_minor > 9) report_bad_number("cc_minor", "must be in 0..9");
     if (n.sm_count <= 0 || n.sm_count > 4096) report_bad_number("sm_count", "must be in 1..4096");
-    if (!finite_positive(n.tensor_clock_mhz) || n.tensor_clock_mhz > 10000) report_bad_number("tensor_clock_mhz", "must be in (0, 10000]");
-    if (!finite_positive(n.boost_clock_mhz) || n.boost_clock_mhz > 10000) report_bad_number("boost_clock_mhz", "must be in (0, 10000]");
-    if (!finite_positive(n.tensor_bf16_flop_per_clk)) report_bad_number("tensor_bf16_flop_per_clk", "must be > 0");
-    if (!(n.tensor_fp8_flop_per_clk >= 0) || n.tensor_fp8_flop_per_clk > 1e9) report_bad_number("tensor_fp8_flop_per_clk", "must be >= 0");
-    if (!(n.tensor_fp4_flop_per_clk >= 0) || n.tensor_fp4_flop_per_clk > 1e9) report_bad_number("tensor_fp4_flop_per_clk", "must be >= 0");
-    if (!finite_positive(n.fma_fp32_per_clk)) report_bad_number("fma_fp32_per_clk", "must be > 0");
-    if (!finite_positive(n.xu_per_clk)) report_bad_number("xu_per_clk", "must be > 0");
-    if (!finite_positive(n.dram_gbps)) report_bad_number("dram_gbps", "must be > 0");
-    if (!finite_positive(n.l2_bytes)) report_bad_number("l2_bytes", "must be > 0");
-    if (!finite_positive(n.l2_gbps)) report_bad_number("l2_gbps", "must be > 0");
-    if (!finite_positive(n.smem_bytes_per_clk)) report_bad_number("smem_bytes_per_clk", "must be > 0");
+    // Plausibility ranges, a hundred times beyond today's GPUs where they grow: a value outside is a typo or a unit
+    // mistake (MHz for GHz, bytes for MB), and would give a latency off by orders of magnitude, not an error.
+    if (!within(n.tensor_clock_mhz, 100, 10000)) report_bad_number("tensor_clock_mhz", "must be in 100..10000 (MHz)");
+    if (!within(n.boost_clock_mhz, 100, 10000)) report_bad_number("boost_clock_mhz", "must be in 100..10000 (MHz)");
+    if (!within(n.tensor_bf16_flop_per_clk, 1, 1e6)) report_bad_number("tensor_bf16_flop_per_clk", "must be in 1..1e6 (per SM)");
+    if (n.tensor_fp8_flop_per_clk != 0 && !within(n.tensor_fp8_flop_per_clk, 1, 1e7))
+        report_bad_number("tensor_fp8_flop_per_clk", "must be 0 (none) or in 1..1e7 (per SM)");
+    if (n.tensor_fp4_flop_per_clk != 0 && !within(n.tensor_fp4_flop_per_clk, 1, 1e7))
+        report_bad_number("tensor_fp4_flop_per_clk", "must be 0 (none) or in 1..1e7 (per SM)");
+    if (!within(n.fma_fp32_per_clk, 1, 1e5)) report_bad_number("fma_fp32_per_clk", "must be in 1..1e5 (per SM)");
+    if (!within(n.xu_per_clk, 1, 1e5)) report_bad_number("xu_per_clk", "must be in 1..1e5 (per SM)");
+    if (!within(n.dram_gbps, 1, 1e6)) report_bad_number("dram_gbps", "must be in 1..1e6 (GB/s)");
+    if (!within(n.l2_bytes, 1024, 1099511627776.0)) report_bad_number("l2_bytes", "must be in 1024..2^40 (bytes)");
+    if (!within(n.l2_gbps, 1, 1e7)) report_bad_number("l2_gbps", "must be in 1..1e7 (GB/s)");
+    if (!within(n.smem_bytes_per_clk, 1, 1e5)) report_bad_number("smem_bytes_per_clk", "must be in 1..1e5 (per SM)");
     if (n.smem_per_sm_bytes <= 0) report_bad_number("smem_per_sm_bytes", "must be > 0");
     if (n.smem_per_cta_bytes <= 0 || n.smem_per_cta_bytes > n.smem_per_sm_bytes) report_bad_number("smem_per_cta_bytes", "must be in 1..smem_per_sm_bytes");
     if (n.regs_per_sm <= 0) report_bad_number("regs_per_sm", "must be > 0");
@@ -107,9 +111,9 @@ constexpr const gpu_numbers& validate(const gpu_numbers& n) {
     if (n.max_threads_per_sm != 32 * n.max_warps_per_sm) report_bad_number("max_threads_per_sm", "must equal 32 * max_warps_per_sm");
     if (n.max_ctas_per_sm <= 0) report_bad_number("max_ctas_per_sm", "must be > 0");
     if (n.max_threads_per_cta <= 0 || n.max_threads_per_cta > n.max_threads_per_sm) report_bad_number("max_threads_per_cta", "must be in 1..max_threads_per_sm");
-    if (!(n.nvlink_gbps >= 0) || n.nvlink_gbps > 1e9) report_bad_number("nvlink_gbps", "must be >= 0");
-    if (!finite_positive(n.pcie_gbps)) report_bad_number("pcie_gbps", "must be > 0");
-    if (!finite_positive(n.memory_bytes)) report_bad_number("memory_bytes", "must be > 0");
+    if (n.nvlink_gbps != 0 && !within(n.nvlink_gbps, 1, 1e6)) report_bad_number("nvlink_gbps", "must be 0 (none) or in 1..1e6 (GB/s)");
+    if (!within(n.pcie_gbps, 0.1, 1e5)) report_bad_number("pcie_gbps", "must be in 0.1..1e5 (GB/s)");
+    if (!within(n.memory_bytes, 1048576.0, 1125899906842624.0)) report_bad_number("memory_bytes", "must be in 2^20..2^50 (bytes)");
     return n;
 }
 
