@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <limits>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,6 +75,20 @@ std::string replace_ranged_line(std::size_t n, std::string_view with) { return r
 
 // tiny_text without its meta line (line 3).
 std::string without_meta() { return replace_line(3, ""); }
+
+// A malformed weights file and the start of the message that must reject it (as "bad.mlp").
+struct malformed_file {
+    std::string what;
+    std::string text;
+    const char* message;
+};
+
+void check_rejected(std::span<const malformed_file> cases) {
+    for (const auto& c : cases) {
+        CAPTURE(c.what);
+        CHECK_THROWS_WITH_AS((void)synperf::mlp::parse_mlp(c.text, "bad.mlp"), doctest::Contains(c.message), load_error);
+    }
+}
 
 std::uint32_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
 std::uint64_t bits(double d) { return std::bit_cast<std::uint64_t>(d); }
@@ -277,12 +292,7 @@ TEST_CASE("mlp format: comments, blank lines, CRLF and tabs are accepted") {
 }
 
 TEST_CASE("mlp format: every malformed-file class is rejected with its line and cause") {
-    struct bad_case {
-        std::string what;
-        std::string text;
-        const char* message;
-    };
-    const bad_case cases[] = {
+    const malformed_file cases[] = {
         // magic and version
         {"empty file", "", "bad.mlp: not a synperf MLP weights file: expected 'synperf-mlp 1' on line 1, got an empty file"},
         {"blank first line", std::string("\n").append(tiny_text), "bad.mlp:1: not a synperf MLP weights file"},
@@ -370,10 +380,7 @@ TEST_CASE("mlp format: every malformed-file class is rejected with its line and 
         {"second file appended", std::string(tiny_text).append(tiny_text),
          "bad.mlp:18:1: unexpected content after 'end' (line 17): 'synperf-mlp 1'"},
     };
-    for (const auto& c : cases) {
-        CAPTURE(c.what);
-        CHECK_THROWS_WITH_AS((void)synperf::mlp::parse_mlp(c.text, "bad.mlp"), doctest::Contains(c.message), load_error);
-    }
+    check_rejected(cases);
 
     // load_error carries the position separately too.
     try {
@@ -440,12 +447,7 @@ TEST_CASE("mlp format: feature ranges are optional, read and written back bit-id
 }
 
 TEST_CASE("mlp format: malformed feature ranges are rejected with their line and cause") {
-    struct bad_case {
-        std::string what;
-        std::string text;
-        const char* message;
-    };
-    const bad_case cases[] = {
+    const malformed_file cases[] = {
         {"range without values", replace_ranged_line(6, "range\n"), "bad.mlp:6: 'range' needs a minimum and a maximum, got nothing"},
         {"range with one value", replace_ranged_line(6, "range 0\n"), "bad.mlp:6: 'range' needs a minimum and a maximum, got 1 values"},
         {"range with three values", replace_ranged_line(6, "range 0 1 2\n"),
@@ -481,10 +483,7 @@ TEST_CASE("mlp format: malformed feature ranges are rejected with their line and
         {"more features than declared, with ranges", replace_ranged_line(4, "features 1\n"),
          "bad.mlp:7:1: 'features 1' on line 4 declares 1, but more 'feature' lines follow"},
     };
-    for (const auto& c : cases) {
-        CAPTURE(c.what);
-        CHECK_THROWS_WITH_AS((void)synperf::mlp::parse_mlp(c.text, "bad.mlp"), doctest::Contains(c.message), load_error);
-    }
+    check_rejected(cases);
 }
 
 TEST_CASE("mlp format: the efficiency range is optional, read and written back bit-identically") {
@@ -502,12 +501,7 @@ TEST_CASE("mlp format: the efficiency range is optional, read and written back b
     // A one-sided range is a range too.
     CHECK(synperf::mlp::parse_mlp(replace_line(9, "efficiency 0 0.5\nlayers 2\n"), "m.mlp").has_efficiency_range());
 
-    struct bad_case {
-        std::string what;
-        std::string text;
-        const char* message;
-    };
-    const bad_case cases[] = {
+    const malformed_file cases[] = {
         {"no values", replace_line(9, "efficiency\nlayers 2\n"), "bad.mlp:9: 'efficiency' needs a minimum and a maximum, got nothing"},
         {"not a number", replace_line(9, "efficiency low 1\nlayers 2\n"),
          "bad.mlp:9:12: efficiency range minimum: expected a number, got 'low'"},
@@ -529,10 +523,7 @@ TEST_CASE("mlp format: the efficiency range is optional, read and written back b
         {"truncated after it", std::string(tiny_text.substr(0, tiny_text.find("layers"))) + "efficiency 0.1 1\n",
          "bad.mlp:10: unexpected end of input: expected 'layers'"},
     };
-    for (const auto& c : cases) {
-        CAPTURE(c.what);
-        CHECK_THROWS_WITH_AS((void)synperf::mlp::parse_mlp(c.text, "bad.mlp"), doctest::Contains(c.message), load_error);
-    }
+    check_rejected(cases);
 }
 
 TEST_CASE("mlp validate: feature ranges are both absent or one finite min <= max pair per feature") {
