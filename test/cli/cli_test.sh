@@ -78,6 +78,15 @@ case "$case" in
     out="$("$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --hidden 32,16 --restarts 2 --out "$work/restarts.mlp" 2>&1)" \
       || fail "train --restarts: $out"
     grep -q "seed 43: validation loss" <<<"$out" || fail "--restarts 2 did not train seed 43: $out"
+    # The trainer records the training rows' efficiency range; --efficiency-range-only rewrites it from the same
+    # rows (seed and row count in meta) and changes nothing else, so the file comes back identical.
+    grep -q "^efficiency " "$work/smoke.mlp" || fail "no efficiency range written"
+    cp "$work/smoke.mlp" "$work/annotated.mlp"
+    "$synperf" train gemm --protocol --data "$data" --max-rows 4000 --efficiency-range-only --out "$work/annotated.mlp" \
+      || fail "train --efficiency-range-only"
+    cmp -s "$work/smoke.mlp" "$work/annotated.mlp" || fail "--efficiency-range-only changed a freshly trained file"
+    expect_error "trained on .* rows, the data gives" train gemm --protocol --data "$data" --max-rows 3000 \
+      --efficiency-range-only --out "$work/annotated.mlp"
     expect_error "restarts.*(not in range|out of range|0)" train gemm --protocol --data "$data" --restarts 0 --out "$work/bad_restarts.mlp";;
   eval_gemm)
     need_data

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `synperf train <family>`: fit the family's efficiency MLP on measured rows and export its weights.
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <functional>
 #include <iostream>
@@ -87,7 +88,12 @@ void write_efficiency_range(const family_tool& fam, const std::vector<const samp
         const auto at = (" " + net.meta).find(tag);
         if (at == std::string::npos)
             throw invalid_argument(fmt::format("synperf: {}: meta has no '{}=' (retrain the weights instead)", out, key));
-        return std::stoull(net.meta.substr(at + tag.size() - 1));
+        const std::string_view text = std::string_view(net.meta).substr(at + tag.size() - 1);
+        std::uint64_t value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc{} || (end != text.data() + text.size() && *end != ' '))
+            throw invalid_argument(fmt::format("synperf: {}: meta '{}=' is not a count (retrain the weights instead)", out, key));
+        return value;
     };
     const std::vector<const sample*> rows = thin(all_train_rows, max_rows, meta_count("seed"));
     if (rows.size() != meta_count("rows"))
@@ -117,14 +123,14 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
     }
     const std::size_t max_rows = o.max_rows == family_default ? fam.default_max_rows : o.max_rows;
     const std::vector<const sample*> all_train_rows = std::move(train_rows);
-    val_rows = thin(std::move(val_rows), max_rows == 0 ? 0 : std::max<std::size_t>(max_rows / 7, 1), validation_subsample_salt);
-    const std::size_t features = fam.feature_names.size(), levels = fam.framework_levels.size();
-    const train::dataset validation = make_dataset(val_rows, features + levels, levels);
-
     if (o.efficiency_range_only) {
         write_efficiency_range(fam, all_train_rows, max_rows, out);
         return;
     }
+    val_rows = thin(std::move(val_rows), max_rows == 0 ? 0 : std::max<std::size_t>(max_rows / 7, 1), validation_subsample_salt);
+    const std::size_t features = fam.feature_names.size(), levels = fam.framework_levels.size();
+    const train::dataset validation = make_dataset(val_rows, features + levels, levels);
+
     mlp::network net;
     train::train_report report;
     for (std::size_t restart = 0; restart < std::max<std::size_t>(o.restarts, 1); ++restart) {

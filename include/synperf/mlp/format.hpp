@@ -64,9 +64,9 @@ enum class keyword {
     magic, family, meta, features, feature, range, categoricals, categorical, efficiency, layers, layer, bias, end, none
 };
 
-inline constexpr std::string_view keyword_names[] = {"synperf-mlp", "family",      "meta",   "features", "feature",
-                                                     "range",       "categoricals", "categorical", "efficiency",
-                                                     "layers",      "layer",        "bias",   "end"};
+inline constexpr std::string_view keyword_names[] = {
+    "synperf-mlp", "family", "meta", "features", "feature", "range", "categoricals", "categorical", "efficiency",
+    "layers",      "layer",  "bias", "end"};
 static_assert(std::size(keyword_names) == static_cast<std::size_t>(keyword::none));
 
 [[nodiscard]] constexpr keyword keyword_of(std::string_view word) noexcept {
