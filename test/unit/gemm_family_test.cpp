@@ -129,6 +129,16 @@ TEST_CASE("gemm: validate() rejects bad shapes and names the dimension") {
     SUBCASE("messages carry the synperf prefix") {
         CHECK_THROWS_WITH_AS(gemm::validate({0, 1, 1}), doctest::Contains("synperf: gemm: "), synperf::invalid_argument);
     }
+    SUBCASE("a GPU on which no tile fits says which limits were tried") {
+        gpu_numbers g = synperf::test::sm90_like();
+        g.regs_per_sm = 1024;  // not even one warp of any tile's kernel fits
+        CHECK_THROWS_WITH_AS(gemm::plan({4096, 4096, 4096}, g),
+                             doctest::Contains("no tile configuration fits one SM of this GPU (two pipeline stages in "
+                                               "smem_per_cta_bytes = "),
+                             synperf::invalid_argument);
+        CHECK_THROWS_WITH_AS(gemm::plan({4096, 4096, 4096}, g), doctest::Contains("regs_per_sm = 1024)"),
+                             synperf::invalid_argument);
+    }
 }
 
 TEST_CASE("gemm: plan() covers the problem and respects the GPU's limits") {

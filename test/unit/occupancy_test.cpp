@@ -131,17 +131,17 @@ TEST_CASE("occupancy: boundaries") {
 TEST_CASE("occupancy: invalid launches throw invalid_argument") {
     const auto h = synperf::test::sm90_like();
     CHECK_THROWS_WITH_AS((void)occupancy(h, launch_config{0, 32, 0}),
-                         "synperf: occupancy: threads_per_cta must be in 1..1024, got 0", synperf::invalid_argument);
+                         "synperf: occupancy: threads_per_cta must be in 1..1024 (max_threads_per_cta), got 0", synperf::invalid_argument);
     CHECK_THROWS_WITH_AS((void)occupancy(h, launch_config{1025, 32, 0}), doctest::Contains("got 1025"),
                          synperf::invalid_argument);
     CHECK_THROWS_WITH_AS((void)occupancy(h, launch_config{128, 0, 0}),
-                         "synperf: occupancy: regs_per_thread must be in 1..255, got 0", synperf::invalid_argument);
+                         "synperf: occupancy: regs_per_thread must be in 1..255 (max_regs_per_thread), got 0", synperf::invalid_argument);
     CHECK_THROWS_WITH_AS((void)occupancy(h, launch_config{128, 256, 0}), doctest::Contains("regs_per_thread"),
                          synperf::invalid_argument);
     CHECK_THROWS_WITH_AS((void)occupancy(h, launch_config{128, 32, -1}), doctest::Contains("smem_per_cta"),
                          synperf::invalid_argument);
     CHECK_THROWS_WITH_AS((void)ctas_per_sm(h, launch_config{128, 32, 227 * 1024 + 1}),
-                         "synperf: occupancy: smem_per_cta must be in 0..232448 bytes, got 232449",
+                         "synperf: occupancy: smem_per_cta must be in 0..232448 bytes (smem_per_cta_bytes), got 232449",
                          synperf::invalid_argument);
     synperf::gpu::gpu_numbers empty;
     empty.max_threads_per_cta = 1024;

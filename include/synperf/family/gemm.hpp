@@ -206,8 +206,10 @@ inline gemm_config select_config(const gemm_problem& p, const gpu::gpu_numbers& 
         }
     }
     if (!std::isfinite(best.estimate))
-        synperf::detail::report_error("gemm: no tile configuration fits this GPU's shared memory (smem_per_cta_bytes = " +
-                             std::to_string(g.smem_per_cta_bytes) + ")");
+        synperf::detail::report_error(
+            "gemm: no tile configuration fits one SM of this GPU (two pipeline stages in smem_per_cta_bytes = " +
+            std::to_string(g.smem_per_cta_bytes) + ", and its threads and registers within max_threads_per_cta = " +
+            std::to_string(g.max_threads_per_cta) + ", regs_per_sm = " + std::to_string(g.regs_per_sm) + ")");
     return best.config;
 }
 

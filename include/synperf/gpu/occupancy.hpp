@@ -73,13 +73,16 @@ constexpr int round_up(int v, int unit) noexcept { return (v + unit - 1) / unit 
 /// `cudaOccupancyMaxActiveBlocksPerMultiprocessor`.
 [[nodiscard]] constexpr occupancy_result occupancy(const gpu_numbers& g, const work::launch_config& launch) {
     if (launch.threads_per_cta < 1 || launch.threads_per_cta > g.max_threads_per_cta)
-        detail::report_bad_launch("threads_per_cta", "in 1.." + std::to_string(g.max_threads_per_cta),
+        detail::report_bad_launch("threads_per_cta",
+                                  "in 1.." + std::to_string(g.max_threads_per_cta) + " (max_threads_per_cta)",
                                   launch.threads_per_cta);
     if (launch.regs_per_thread < 1 || launch.regs_per_thread > g.max_regs_per_thread)
-        detail::report_bad_launch("regs_per_thread", "in 1.." + std::to_string(g.max_regs_per_thread),
+        detail::report_bad_launch("regs_per_thread",
+                                  "in 1.." + std::to_string(g.max_regs_per_thread) + " (max_regs_per_thread)",
                                   launch.regs_per_thread);
     if (launch.smem_per_cta < 0 || launch.smem_per_cta > g.smem_per_cta_bytes)
-        detail::report_bad_launch("smem_per_cta", "in 0.." + std::to_string(g.smem_per_cta_bytes) + " bytes",
+        detail::report_bad_launch("smem_per_cta",
+                                  "in 0.." + std::to_string(g.smem_per_cta_bytes) + " bytes (smem_per_cta_bytes)",
                                   launch.smem_per_cta);
     if (g.max_warps_per_sm < 1 || g.regs_per_sm < 1 || g.smem_per_sm_bytes < 1 || g.max_ctas_per_sm < 1)
         synperf::detail::report_error("occupancy: gpu_numbers has no per-SM limits (max_warps_per_sm, regs_per_sm, "
