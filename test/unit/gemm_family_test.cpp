@@ -138,6 +138,10 @@ TEST_CASE("gemm: validate() rejects bad shapes and names the dimension") {
                              synperf::invalid_argument);
         CHECK_THROWS_WITH_AS(gemm::plan({4096, 4096, 4096}, g), doctest::Contains("regs_per_sm = 1024)"),
                              synperf::invalid_argument);
+        g = synperf::test::sm90_like();
+        g.max_threads_per_cta = 32;  // every tile's CTA has more threads: skipped, not an occupancy error
+        CHECK_THROWS_WITH_AS(gemm::plan({4096, 4096, 4096}, g), doctest::Contains("max_threads_per_cta = 32,"),
+                             synperf::invalid_argument);
     }
 }
 

@@ -190,6 +190,8 @@ inline gemm_config select_config(const gemm_problem& p, const gpu::gpu_numbers& 
             gemm_config c = make_config(p, g, t, split, persistent);
             if (c.stages < 2) continue;
             if (split > 1 && c.tiles_m * c.tiles_n >= g.sm_count) break;  // enough tiles: no reason to split K
+            // A hypothetical GPU may not admit this tile's CTA at all; the next tile may still fit.
+            if (c.threads > g.max_threads_per_cta || c.regs > g.max_regs_per_thread) continue;
             c.slots_per_sm = gpu::ctas_per_sm(g, {c.threads, c.regs, c.smem_bytes});
             if (c.slots_per_sm < 1) continue;
             if (persistent) c.slots_per_sm = 1;
