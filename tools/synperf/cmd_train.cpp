@@ -100,16 +100,12 @@ void write_efficiency_range(const family_tool& fam, const std::vector<const samp
         throw invalid_argument(fmt::format("synperf: {}: trained on {} rows, the data gives {} for its seed (other data or "
                                            "--max-rows): retrain the weights instead",
                                            out, meta_count("rows"), rows.size()));
-    float lo = 1.0f, hi = 0.0f;
-    for (const auto* r : rows) {
-        lo = std::min(lo, training_target(*r));
-        hi = std::max(hi, training_target(*r));
-    }
-    net.efficiency_min = lo;
-    net.efficiency_max = hi;
+    auto targets = xt::xtensor<float, 1>::from_shape({rows.size()});
+    for (std::size_t r = 0; r < rows.size(); ++r) targets(r) = training_target(*rows[r]);
+    train::record_efficiency_range(net, targets);
     mlp::save_mlp(net, out);
-    fmt::print(stderr, "synperf train {}: {}: efficiency range {} .. {} over {} training rows\n", fam.name, out, lo, hi,
-               rows.size());
+    fmt::print(stderr, "synperf train {}: {}: efficiency range {} .. {} over {} training rows\n", fam.name, out,
+               net.efficiency_min, net.efficiency_max, rows.size());
 }
 
 /// Trains one weights file on the rows `fits(sample)` accepts; validation = the validation shapes among them.

@@ -1122,6 +1122,15 @@ inline mlp::network export_network(const mlp_model& model) {
     return net;
 }
 
+/// Records the range of the training targets `efficiency` (capped at 1) in `net`: the evaluators clamp the output
+/// into the efficiencies the network was taught (`mlp::network::clamp_efficiency`).
+inline void record_efficiency_range(mlp::network& net, const xt::xtensor<float, 1>& efficiency) {
+    if (efficiency.size() == 0) synperf::detail::report_error("record_efficiency_range: no training targets");
+    const auto [lo, hi] = std::minmax_element(efficiency.begin(), efficiency.end());
+    net.efficiency_min = std::min(static_cast<double>(*lo), 1.0);
+    net.efficiency_max = std::min(static_cast<double>(*hi), 1.0);
+}
+
 /// Trains the efficiency MLP and exports it; `meta` records rows, seed and epochs, and the efficiency range is
 /// the training targets' (capped at 1).
 ///
@@ -1137,10 +1146,7 @@ inline mlp::network train_mlp(const dataset& train, const dataset& validation, c
                            " best_val_loss=", r.best_val_loss);
     if (options.saturation_gradient_floor > 0)
         net.meta += detail::cat(" saturation_gradient_floor=", options.saturation_gradient_floor);
-    // The evaluators clamp the output into the efficiencies the network was taught (mlp::network::clamp_efficiency).
-    const auto [lo, hi] = std::minmax_element(train.efficiency.begin(), train.efficiency.end());
-    net.efficiency_min = std::min(static_cast<double>(*lo), 1.0);
-    net.efficiency_max = std::min(static_cast<double>(*hi), 1.0);
+    record_efficiency_range(net, train.efficiency);
     if (report != nullptr) *report = r;
     return net;
 }
