@@ -201,6 +201,30 @@ case "$case" in
     for gpu in h100_sxm b200_sxm l40s rtx_pro_6000_server b300_sxm gb300 h200_sxm gb200; do
       grep -q "\"gpu\": \"$gpu\"" <<<"$out" || fail "eval fp8_linear lacks $gpu"
     done;;
+  published_tables)
+    # Every accuracy row and seen-mean line that README.md and docs/families/*.md publish is printed, character
+    # for character, by `synperf eval` with the committed protocol weights: the tables cannot drift from the models.
+    need_data
+    evals="$work/all_evals.txt"
+    : > "$evals"
+    for fam in gemm attention_prefill attention_decode gemm_fp8 fp8_linear rmsnorm silu_mul elementwise moe allreduce; do
+      "$synperf" eval "$fam" --data "$data" >> "$evals" 2>/dev/null || fail "eval $fam"
+    done
+    checked=0
+    for doc in "$src/README.md" "$src"/docs/families/*.md; do
+      # Accuracy rows: | gpu | framework | kernel | split | rows | MAPE | P90 | roofline | linear | eff>1 % |
+      while IFS= read -r row; do
+        grep -qxF -- "$row" "$evals" || fail "${doc#"$src"/}: no eval prints the row '$row'"
+        checked=$((checked + 1))
+      done < <(grep -E '^\| [a-z0-9_]+ \| ' "$doc" | awk -F'|' 'NF == 12')
+      while IFS= read -r mean; do
+        grep -qF -- "$mean" "$evals" || fail "${doc#"$src"/}: no eval prints '$mean'"
+        checked=$((checked + 1))
+      done < <(grep -ioE '^seen mean over \(GPU, framework\): MAPE [0-9.]+ %, P90 [0-9.]+ %' "$doc" |
+               sed 's/^Seen/seen/')
+    done
+    [[ $checked -ge 100 ]] || fail "only $checked published rows found; the table format changed?"
+    echo "ok: $checked published rows and seen means match synperf eval";;
   *) fail "unknown case $case";;
 esac
 echo "passed: $case"
