@@ -56,12 +56,9 @@ std::vector<sample> load_allreduce(const std::filesystem::path& dir, const data:
 }  // namespace
 
 family_tool allreduce_family_tool() {
-    family_tool t;
-    t.name = std::string(family::allreduce::name);
-    t.summary = "all-reduce / all-gather / reduce-scatter in one node (custom_allreduce_perf, nccl_perf, PipeWeave, Vidur)";
-    t.data_credit = "data=aiconfigurator(Apache-2.0) custom_allreduce_perf+nccl_perf, pipeweave(Apache-2.0) collective, vidur(MIT) network";
-    t.feature_names.assign(family::allreduce::feature_names.begin(), family::allreduce::feature_names.end());
-    t.framework_levels.assign(family::allreduce::framework_levels.begin(), family::allreduce::framework_levels.end());
+    family_tool t = family_tool_of<family::allreduce>(
+        "all-reduce / all-gather / reduce-scatter in one node (custom_allreduce_perf, nccl_perf, PipeWeave, Vidur)",
+        "data=aiconfigurator(Apache-2.0) custom_allreduce_perf+nccl_perf, pipeweave(Apache-2.0) collective, vidur(MIT) network");
     t.protocol = data::allreduce_protocol;
     t.load = load_allreduce;
     return t;

@@ -72,13 +72,10 @@ std::vector<sample> load_attention(const std::filesystem::path& dir, const data:
 
 template <class F>
 family_tool attention_tool(at::phase stage, std::string summary) {
-    family_tool t;
-    t.name = std::string(F::name);
-    t.summary = std::move(summary);
-    t.data_credit = "data=aiconfigurator(Apache-2.0) " + std::string(stage == at::phase::prefill ? "context" : "generation") +
-                    "_attention_perf";
-    t.feature_names.assign(F::feature_names.begin(), F::feature_names.end());
-    t.framework_levels.assign(F::framework_levels.begin(), F::framework_levels.end());
+    family_tool t = family_tool_of<F>(
+        std::move(summary),
+        "data=aiconfigurator(Apache-2.0) " + std::string(stage == at::phase::prefill ? "context" : "generation") +
+            "_attention_perf");
     t.protocol = data::gemm_protocol;  // attention uses the GEMM split (METHOD.md §2)
     t.load = [stage](const std::filesystem::path& dir, const data::protocol& proto, std::vector<std::string>& notes) {
         return load_attention<F>(dir, proto, stage, notes);

@@ -53,12 +53,9 @@ std::vector<sample> load_elementwise(const std::filesystem::path& dir, const dat
 }  // namespace
 
 family_tool elementwise_family_tool() {
-    family_tool t;
-    t.name = std::string(family::elementwise::name);
-    t.summary = "memory-bound elementwise ops (aiconfigurator/<gpu>/scale_matrix_perf.csv FP8 quantize; Vidur add, attn_rope, emb)";
-    t.data_credit = "data=aiconfigurator(Apache-2.0) scale_matrix_perf,vidur(MIT) add,attn_rope,emb";
-    t.feature_names.assign(family::elementwise::feature_names.begin(), family::elementwise::feature_names.end());
-    t.framework_levels.assign(family::elementwise::framework_levels.begin(), family::elementwise::framework_levels.end());
+    family_tool t = family_tool_of<family::elementwise>(
+        "memory-bound elementwise ops (aiconfigurator/<gpu>/scale_matrix_perf.csv FP8 quantize; Vidur add, attn_rope, emb)",
+        "data=aiconfigurator(Apache-2.0) scale_matrix_perf,vidur(MIT) add,attn_rope,emb");
     t.protocol = data::elementwise_protocol;
     t.load = load_elementwise;
     return t;

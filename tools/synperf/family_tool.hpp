@@ -70,6 +70,18 @@ struct family_tool {
     bool leave_one_out = false;
 };
 
+/// A family's tool with what the policy `F` states itself (name, feature names, framework levels) filled in.
+template <class F>
+[[nodiscard]] family_tool family_tool_of(std::string summary, std::string data_credit) {
+    family_tool t;
+    t.name = std::string(F::name);
+    t.summary = std::move(summary);
+    t.data_credit = std::move(data_credit);
+    t.feature_names.assign(F::feature_names.begin(), F::feature_names.end());
+    t.framework_levels.assign(F::framework_levels.begin(), F::framework_levels.end());
+    return t;
+}
+
 /// One train/evaluate pairing of the protocol: which rows a weights file is fitted on and evaluated on.
 struct protocol_fold {
     std::string weights_suffix;  ///< "" or ".loo-<gpu>"

@@ -57,12 +57,9 @@ std::vector<sample> load_fp8_linear(const std::filesystem::path& dir, const data
 }  // namespace
 
 family_tool fp8_linear_family_tool() {
-    family_tool t;
-    t.name = std::string(family::fp8_linear::name);
-    t.summary = "FP8 linear layer: dynamic activation quantization + FP8 GEMM, TensorRT-LLM and SGLang (aiconfigurator*/<gpu>/gemm_perf.csv fp8 rows)";
-    t.data_credit = "data=aiconfigurator(Apache-2.0) fp8 gemm_perf";
-    t.feature_names.assign(family::fp8_linear::feature_names.begin(), family::fp8_linear::feature_names.end());
-    t.framework_levels.assign(family::fp8_linear::framework_levels.begin(), family::fp8_linear::framework_levels.end());
+    family_tool t = family_tool_of<family::fp8_linear>(
+        "FP8 linear layer: dynamic activation quantization + FP8 GEMM, TensorRT-LLM and SGLang (aiconfigurator*/<gpu>/gemm_perf.csv fp8 rows)",
+        "data=aiconfigurator(Apache-2.0) fp8 gemm_perf");
     t.protocol = data::gemm_protocol;
     t.load = load_fp8_linear;
     return t;

@@ -52,12 +52,9 @@ std::vector<sample> load_gemm_fp8(const std::filesystem::path& dir, const data::
 }  // namespace
 
 family_tool gemm_fp8_family_tool() {
-    family_tool t;
-    t.name = std::string(family::gemm_fp8::name);
-    t.summary = "FP8 GEMM, vLLM CUTLASS scaled_mm (pipeweave/gemm_fp8_{train,test}.csv)";
-    t.data_credit = "data=PipeWeave(Apache-2.0) gemm_fp8";
-    t.feature_names.assign(family::gemm_fp8::feature_names.begin(), family::gemm_fp8::feature_names.end());
-    t.framework_levels.assign(family::gemm_fp8::framework_levels.begin(), family::gemm_fp8::framework_levels.end());
+    family_tool t = family_tool_of<family::gemm_fp8>(
+        "FP8 GEMM, vLLM CUTLASS scaled_mm (pipeweave/gemm_fp8_{train,test}.csv)",
+        "data=PipeWeave(Apache-2.0) gemm_fp8");
     t.protocol = data::gemm_fp8_protocol;
     t.load = load_gemm_fp8;
     // With the exact gradient the cooperative-kernel rows (measured efficiency 0.63) sit at a predicted 1.0, the

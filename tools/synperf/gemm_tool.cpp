@@ -51,12 +51,9 @@ std::vector<sample> load_gemm(const std::filesystem::path& dir, const data::prot
 }  // namespace
 
 family_tool gemm_family_tool() {
-    family_tool t;
-    t.name = std::string(family::gemm::name);
-    t.summary = "bf16 cuBLAS GEMM (aiconfigurator*/<gpu>/gemm_perf.csv)";
-    t.data_credit = "data=aiconfigurator(Apache-2.0) bf16 gemm_perf";
-    t.feature_names.assign(family::gemm::feature_names.begin(), family::gemm::feature_names.end());
-    t.framework_levels.assign(family::gemm::framework_levels.begin(), family::gemm::framework_levels.end());
+    family_tool t = family_tool_of<family::gemm>(
+        "bf16 cuBLAS GEMM (aiconfigurator*/<gpu>/gemm_perf.csv)",
+        "data=aiconfigurator(Apache-2.0) bf16 gemm_perf");
     t.protocol = data::gemm_protocol;
     t.load = load_gemm;
     return t;

@@ -70,12 +70,9 @@ std::vector<sample> load_moe(const std::filesystem::path& dir, const data::proto
 }  // namespace
 
 family_tool moe_family_tool() {
-    family_tool t;
-    t.name = std::string(family::moe::name);
-    t.summary = "fused MoE block, SGLang Triton fused_moe (aiconfigurator_sglang/<gpu>/moe_perf.csv)";
-    t.data_credit = "data=aiconfigurator(Apache-2.0) sglang moe_perf";
-    t.feature_names.assign(family::moe::feature_names.begin(), family::moe::feature_names.end());
-    t.framework_levels.assign(family::moe::framework_levels.begin(), family::moe::framework_levels.end());
+    family_tool t = family_tool_of<family::moe>(
+        "fused MoE block, SGLang Triton fused_moe (aiconfigurator_sglang/<gpu>/moe_perf.csv)",
+        "data=aiconfigurator(Apache-2.0) sglang moe_perf");
     t.protocol = data::gemm_protocol;
     t.load = load_moe;
     t.default_max_rows = 24000;

@@ -57,12 +57,9 @@ std::vector<sample> load_rmsnorm(const std::filesystem::path& dir, const data::p
 }  // namespace
 
 family_tool rmsnorm_family_tool() {
-    family_tool t;
-    t.name = std::string(family::rmsnorm::name);
-    t.summary = "RMSNorm, one CTA per token (vidur/compute/<gpu>/*__mlp.csv input/post_attention_layernorm)";
-    t.data_credit = "data=vidur(MIT) input_layernorm,post_attention_layernorm";
-    t.feature_names.assign(family::rmsnorm::feature_names.begin(), family::rmsnorm::feature_names.end());
-    t.framework_levels.assign(family::rmsnorm::framework_levels.begin(), family::rmsnorm::framework_levels.end());
+    family_tool t = family_tool_of<family::rmsnorm>(
+        "RMSNorm, one CTA per token (vidur/compute/<gpu>/*__mlp.csv input/post_attention_layernorm)",
+        "data=vidur(MIT) input_layernorm,post_attention_layernorm");
     t.protocol = data::vidur_protocol;
     t.load = load_rmsnorm;
     t.leave_one_out = true;

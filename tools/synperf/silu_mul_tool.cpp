@@ -55,12 +55,9 @@ std::vector<sample> load_silu_mul(const std::filesystem::path& dir, const data::
 }  // namespace
 
 family_tool silu_mul_family_tool() {
-    family_tool t;
-    t.name = std::string(family::silu_mul::name);
-    t.summary = "SiLU-and-mul, one CTA per token (vidur/compute/<gpu>/*__mlp.csv mlp_act)";
-    t.data_credit = "data=vidur(MIT) mlp_act";
-    t.feature_names.assign(family::silu_mul::feature_names.begin(), family::silu_mul::feature_names.end());
-    t.framework_levels.assign(family::silu_mul::framework_levels.begin(), family::silu_mul::framework_levels.end());
+    family_tool t = family_tool_of<family::silu_mul>(
+        "SiLU-and-mul, one CTA per token (vidur/compute/<gpu>/*__mlp.csv mlp_act)",
+        "data=vidur(MIT) mlp_act");
     t.protocol = data::vidur_protocol;
     t.load = load_silu_mul;
     t.leave_one_out = true;
