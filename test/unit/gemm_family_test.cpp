@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The cuBLAS GEMM family: shape checks, the decomposer's plans, and the theoretical time it leads to.
 #include "synperf/family/gemm.hpp"
+#include "synperf/family/gemm_traffic.hpp"
 
 #include <doctest/doctest.h>
 
@@ -255,6 +256,34 @@ double busiest_sm_tensor_cycles(const gemm_problem& p, const gpu_numbers& g) {
 }
 
 }  // namespace
+
+TEST_CASE("gemm traffic: hand-worked splits between DRAM and L2") {
+    using synperf::family::compulsory_gemm_traffic;
+    gpu_numbers g = synperf::hw::h100_sxm::numbers;
+    g.l2_bytes = 8.0 * (1 << 20);  // 8 MiB, so that the cases below straddle it
+
+    // bf16 4096 x 4096 x 4096: X, W and Y are 32 MiB each, all above half of L2.
+    const auto big = compulsory_gemm_traffic(4096, 4096, 4096, 2, 2, g);
+    CHECK(big.weights == 32.0 * (1 << 20));
+    CHECK(big.footprint == 96.0 * (1 << 20));
+    CHECK(big.expected_dram == 96.0 * (1 << 20));  // nothing stays in L2
+    CHECK(big.bound_dram == 88.0 * (1 << 20));     // all but one L2's worth
+    CHECK(big.bound_l2 == 8.0 * (1 << 20));
+
+    // Decode-like FP8 GEMM: 16 x 4096 x 4096, 1-byte inputs, bf16 output. X (64 KiB) and Y (128 KiB) fit in
+    // half of L2 and are not expected from DRAM; the 16 MiB of weights are read cold.
+    const auto skinny = compulsory_gemm_traffic(16, 4096, 4096, 1, 2, g);
+    CHECK(skinny.weights == 16.0 * (1 << 20));
+    CHECK(skinny.footprint == 16.0 * (1 << 20) + 65536.0 + 131072.0);
+    CHECK(skinny.expected_dram == 16.0 * (1 << 20));
+    CHECK(skinny.bound_dram == skinny.footprint - g.l2_bytes);
+
+    // Everything fits in L2: the bound charges no DRAM at all.
+    const auto tiny = compulsory_gemm_traffic(64, 512, 512, 2, 2, g);
+    CHECK(tiny.bound_dram == 0.0);
+    CHECK(tiny.bound_l2 == tiny.footprint);
+    CHECK(tiny.expected_dram == tiny.weights);
+}
 
 TEST_CASE("gemm: wave quantization: one tile more than the SMs costs one more tile on the busiest SM") {
     // The theoretical time is a lower bound for any tiling, so it grows only with the useful work; the

@@ -20,6 +20,7 @@
 
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
+#include "synperf/family/gemm_traffic.hpp"
 #include "synperf/features/analysis.hpp"
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/gpu/occupancy.hpp"
@@ -96,24 +97,8 @@ inline constexpr double persistent_unit_overhead_cycles = 400;
 // A second kernel launch inside the same op (split-K reduction) costs about a microsecond of dependency gap.
 inline constexpr double dependent_launch_us = 1.0;
 
-/// Bytes a GEMM must move. `expected_dram`: weights (W) are read cold, X and Y stay in L2 when they fit in
-/// half of it (produced / consumed by neighbouring kernels) — the traffic the schedule is costed with.
-/// `bound_dram` / `bound_l2`: for the lower bound only the bytes that cannot stay resident in L2 go to DRAM.
-struct traffic {
-    double weights = 0, footprint = 0, expected_dram = 0, bound_dram = 0, bound_l2 = 0;
-};
-inline traffic compulsory_traffic(const gemm_problem& p, const gpu::gpu_numbers& g) {
-    const double a = double(p.m) * double(p.k) * element_bytes;
-    const double b = double(p.n) * double(p.k) * element_bytes;
-    const double c = double(p.m) * double(p.n) * element_bytes;
-    const double half_l2 = 0.5 * g.l2_bytes;
-    traffic t;
-    t.weights = b;
-    t.footprint = a + b + c;
-    t.expected_dram = b + (a > half_l2 ? a : 0.0) + (c > half_l2 ? c : 0.0);
-    t.bound_dram = std::max(0.0, t.footprint - g.l2_bytes);
-    t.bound_l2 = t.footprint - t.bound_dram;
-    return t;
+inline gemm_traffic compulsory_traffic(const gemm_problem& p, const gpu::gpu_numbers& g) {
+    return compulsory_gemm_traffic(p.m, p.n, p.k, element_bytes, element_bytes, g);
 }
 
 // The reuse distance as the model reads it: its ratio to L2, clamped to [1/8, 2]. Around 1 the weights go from
@@ -170,7 +155,7 @@ inline double estimate_cycles(const gemm_problem& p, const gpu::gpu_numbers& g, 
     const double overhead = (c.persistent ? persistent_unit_overhead_cycles : grid_unit_overhead_cycles) / c.slots_per_sm;
     const double unit = std::max({mma, l2, smem}) + overhead;
     const double per_sm_units = std::ceil(double(c.tiles) / sms);
-    const traffic t = compulsory_traffic(p, g);
+    const gemm_traffic t = compulsory_traffic(p, g);
     double est = std::max(per_sm_units * unit, t.expected_dram / g.dram_bytes_per_clk());
     if (c.split_k > 1) {
         const double mn = double(p.m) * double(p.n);
@@ -284,7 +269,7 @@ struct gemm {
         const double eb = gemm_detail::element_bytes;
         const double k_padded = double(c.k_iterations) * c.bk;
         const double out_bytes = c.split_k > 1 ? gemm_detail::partial_bytes : eb;
-        const gemm_detail::traffic t = gemm_detail::compulsory_traffic(p, g);
+        const gemm_traffic t = gemm_detail::compulsory_traffic(p, g);
         out.footprint_bytes = t.footprint;
         out.weight_bytes = t.weights;
 

@@ -22,6 +22,7 @@
 
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
+#include "synperf/family/gemm_traffic.hpp"
 #include "synperf/features/analysis.hpp"
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/gpu/occupancy.hpp"
@@ -220,23 +221,8 @@ inline void set_launch(gemm_fp8_config& c, const gpu::gpu_numbers& g) {
     }
 }
 
-/// Bytes an FP8 GEMM must move. `expected_dram`: W read cold, X and Y stay in L2 when they fit in half of
-/// it; `bound_dram` / `bound_l2`: only what cannot stay resident in L2 goes to DRAM (the lower bound).
-struct traffic {
-    double weights = 0, footprint = 0, expected_dram = 0, bound_dram = 0, bound_l2 = 0;
-};
-inline traffic compulsory_traffic(const gemm_fp8_problem& p, const gpu::gpu_numbers& g) {
-    const double a = double(p.m) * double(p.k) * input_bytes;
-    const double b = double(p.n) * double(p.k) * input_bytes;
-    const double c = double(p.m) * double(p.n) * output_bytes;
-    const double half_l2 = 0.5 * g.l2_bytes;
-    traffic t;
-    t.weights = b;
-    t.footprint = a + b + c;
-    t.expected_dram = b + (a > half_l2 ? a : 0.0) + (c > half_l2 ? c : 0.0);
-    t.bound_dram = std::max(0.0, t.footprint - g.l2_bytes);
-    t.bound_l2 = t.footprint - t.bound_dram;
-    return t;
+inline gemm_traffic compulsory_traffic(const gemm_fp8_problem& p, const gpu::gpu_numbers& g) {
+    return compulsory_gemm_traffic(p.m, p.n, p.k, input_bytes, output_bytes, g);
 }
 
 /// The whole configuration for a problem on a GPU with dispatch entry `k`: launch, tile and grid counts.
@@ -367,7 +353,7 @@ struct gemm_fp8 {
         gemm_fp8_plan out;
         gemm_fp8_config& c = out.config;
         c = gemm_fp8_detail::select_config(p, g, k);
-        const gemm_fp8_detail::traffic t = gemm_fp8_detail::compulsory_traffic(p, g);
+        const gemm_traffic t = gemm_fp8_detail::compulsory_traffic(p, g);
         out.footprint_bytes = t.footprint;
         out.weight_bytes = t.weights;
 
