@@ -74,6 +74,24 @@ case "$case" in
     out="$("$synperf" e2e --dev-set "$data/e2e_dev.json" 2>&1)"; rc=$?
     [[ $rc -eq 0 ]] || { skip_without_weights "$out"; fail "dev set: $out"; }
     echo "$out"
-    [[ "$(grep -c '%' <<<"$out")" -ge 3 ]] || fail "expected one row per case";;
+    [[ "$(grep -c '%' <<<"$out")" -ge 3 ]] || fail "expected one row per case"
+    # The development-set tables of README.md and docs/e2e.md are this output: every "predicted / measured (error)"
+    # cell of a published row must appear in the command's row for that GPU and model.
+    checked=0
+    for doc in "$src/README.md" "$src/docs/e2e.md"; do
+      while IFS= read -r row; do
+        gpu="$(awk -F'|' '{gsub(/ /, "", $2); print $2}' <<<"$row")"
+        model="$(awk -F'|' '{gsub(/ /, "", $3); print $3}' <<<"$row")"
+        line="$(grep -E "^$gpu +$model " <<<"$out" | tr -s ' ')" || fail "${doc#"$src"/}: no dev-set row for $gpu $model"
+        while IFS= read -r cell; do
+          # "3407.2 / 3399.4 (+0.2 %)" is printed "3407.2 / 3399.4 +0.2%" (a minus sign as '-').
+          want="$(sed -E 's/ \(([^ ]+) %\)/ \1%/; s/−/-/' <<<"$cell")"
+          grep -qF -- "$want" <<<"$line" || fail "${doc#"$src"/}: '$cell' for $gpu $model, the command prints: $line"
+          checked=$((checked + 1))
+        done < <(grep -oE '[0-9.]+ / [0-9.]+ \([−+-]?[0-9.]+ %\)' <<<"$row")
+      done < <(grep -E '^ *\| (A100|H20|H800) \| ' "$doc")
+    done
+    [[ $checked -ge 18 ]] || fail "only $checked published dev-set cells found; the table format changed?"
+    echo "ok: $checked published dev-set cells match";;
   *) fail "unknown case $case";;
 esac
