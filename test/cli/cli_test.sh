@@ -201,6 +201,20 @@ case "$case" in
     for gpu in h100_sxm b200_sxm l40s rtx_pro_6000_server b300_sxm gb300 h200_sxm gb200; do
       grep -q "\"gpu\": \"$gpu\"" <<<"$out" || fail "eval fp8_linear lacks $gpu"
     done;;
+  eval_by_size)
+    # --by-size splits every (GPU, framework) row by measured latency: the buckets hold all of its rows.
+    need_data
+    out="$("$synperf" eval rmsnorm --data "$data" --by-size)" || fail "eval --by-size"
+    for gpu in a100_sxm a40 h100_sxm; do
+      total="$(grep -E "^\| $gpu \| [^|]+ \| [^|]+ \| [^|]+ \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" <<<"$out" |
+               awk -F'|' '{print $6 + 0}')"
+      sum="$(grep -E "^\| $gpu \| [^|]+ \| loo \| \[" <<<"$out" | awk -F'|' '{s += $6} END {print s + 0}')"
+      [[ -n "$total" && "$total" -gt 0 && "$sum" -eq "$total" ]] || fail "$gpu: buckets hold $sum rows, the table $total"
+    done
+    json="$("$synperf" eval rmsnorm --data "$data" --by-size --json)" || fail "eval --by-size --json"
+    grep -q '"by_size"' <<<"$json" || fail "no by_size in the JSON"
+    grep -q '"median_efficiency"' <<<"$json" || fail "no median_efficiency in the JSON"
+    echo "ok: --by-size buckets add up";;
   published_tables)
     # Every accuracy row and seen-mean line that README.md and docs/families/*.md publish is printed, character
     # for character, by `synperf eval` with the committed protocol weights: the tables cannot drift from the models.

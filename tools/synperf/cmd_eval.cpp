@@ -28,6 +28,7 @@ struct eval_cli_options {
     std::string weights;
     std::string dump;
     bool json = false;
+    bool by_size = false;
 };
 
 /// Held-out GPUs after the seen ones, in the protocol's order of difficulty.
@@ -44,10 +45,51 @@ int split_rank(data::split s) {
 
 struct group {
     data::split label;
-    std::vector<double> measured, ours, roofline, linear;
+    std::vector<double> measured, ours, roofline, linear, theoretical;
     std::set<std::string> kernels;
     std::size_t above_one = 0, flagged = 0;
 };
+
+/// A group's rows in one bucket of measured latency, [2^k, 2^(k+1)) µs.
+struct size_bucket {
+    int log2_low = 0;
+    std::size_t n = 0;
+    double mape = 0;            ///< percent
+    double bias = 0;            ///< mean signed error, percent (> 0: predicted too slow)
+    double median_efficiency = 0;  ///< bound / measured
+};
+
+/// Splits a group's rows by measured latency (powers of two), so that an error can be traced to a size range.
+std::vector<size_bucket> by_size(const group& gr) {
+    std::map<int, std::vector<std::size_t>> rows;
+    for (std::size_t i = 0; i < gr.measured.size(); ++i)
+        rows[int(std::floor(std::log2(std::max(gr.measured[i], 1e-3))))].push_back(i);
+    std::vector<size_bucket> out;
+    for (const auto& [k, idx] : rows) {
+        size_bucket b;
+        b.log2_low = k;
+        b.n = idx.size();
+        std::vector<double> eff;
+        for (std::size_t i : idx) {
+            const double e = (gr.ours[i] - gr.measured[i]) / gr.measured[i];
+            b.mape += std::abs(e);
+            b.bias += e;
+            eff.push_back(gr.theoretical[i] / gr.measured[i]);
+        }
+        b.mape *= 100.0 / double(b.n);
+        b.bias *= 100.0 / double(b.n);
+        std::nth_element(eff.begin(), eff.begin() + std::ptrdiff_t(eff.size() / 2), eff.end());
+        b.median_efficiency = eff[eff.size() / 2];
+        out.push_back(b);
+    }
+    return out;
+}
+
+/// "[4, 8) µs" for log2_low = 2.
+std::string bucket_range(int log2_low) {
+    const auto bound = [](int e) { return e >= 0 ? fmt::format("{}", std::int64_t{1} << e) : fmt::format("{:g}", std::ldexp(1.0, e)); };
+    return "[" + bound(log2_low) + ", " + bound(log2_low + 1) + ")";
+}
 
 /// Evaluates one protocol fold: its weights, a linear baseline fitted on the fold's training rows, and every
 /// row the fold evaluates, into `groups` (and the dump file).
@@ -85,6 +127,7 @@ void evaluate_fold(const family_tool& fam, const protocol_fold& fold, const std:
         gr.measured.push_back(s.latency_us);
         gr.ours.push_back(floored_latency_us(s.theoretical_us, eff, s.kernel_floor_us));
         gr.roofline.push_back(s.roofline_us);
+        gr.theoretical.push_back(s.theoretical_us);
         gr.linear.push_back(std::exp(linear.predict_log(std::span<const double>(in))));
         if (s.efficiency() > 1.0) ++gr.above_one;
         if (fam.flag && gr.label != data::split::seen && fam.flag(s)) ++gr.flagged;
@@ -124,6 +167,7 @@ void run_eval(const family_tool& fam, const eval_cli_options& o) {
         train::error_summary ours, roof, lin;
         double above_one;
         bool flagged;
+        std::vector<size_bucket> sizes;
     };
     std::vector<line> lines;
     for (const auto& [key, gr] : groups) {
@@ -131,7 +175,8 @@ void run_eval(const family_tool& fam, const eval_cli_options& o) {
         for (const auto& k : gr.kernels) kernels += (kernels.empty() ? "" : "+") + k;
         lines.push_back({key.first, key.second, kernels, gr.label, train::summarize(gr.ours, gr.measured),
                          train::summarize(gr.roofline, gr.measured), train::summarize(gr.linear, gr.measured),
-                         100.0 * double(gr.above_one) / double(gr.measured.size()), gr.flagged > 0});
+                         100.0 * double(gr.above_one) / double(gr.measured.size()), gr.flagged > 0,
+                         o.by_size ? by_size(gr) : std::vector<size_bucket>{}});
     }
     std::sort(lines.begin(), lines.end(), [](const line& a, const line& b) {
         return std::tuple(split_rank(a.label), a.gpu, a.framework) < std::tuple(split_rank(b.label), b.gpu, b.framework);
@@ -148,6 +193,14 @@ void run_eval(const family_tool& fam, const eval_cli_options& o) {
                                {"roofline_mape", l.roof.mape}, {"linear_mape", l.lin.mape},
                                {"efficiency_above_1_pct", l.above_one}, {"kernel", l.kernels}};
             if (fam.flag) row["flagged"] = l.flagged;
+            if (o.by_size) {
+                row["by_size"] = nlohmann::json::array();
+                for (const auto& b : l.sizes)
+                    row["by_size"].push_back({{"measured_us_from", std::ldexp(1.0, b.log2_low)},
+                                              {"measured_us_to", std::ldexp(1.0, b.log2_low + 1)}, {"n", b.n},
+                                              {"mape", b.mape}, {"bias", b.bias},
+                                              {"median_efficiency", b.median_efficiency}});
+            }
             out["rows"].push_back(std::move(row));
         }
         out["notes"] = notes;
@@ -172,6 +225,14 @@ void run_eval(const family_tool& fam, const eval_cli_options& o) {
     if (seen_n > 0) fmt::print("\nseen mean over (GPU, framework): MAPE {:.1f} %, P90 {:.1f} %\n", seen_sum / seen_n, seen_p90 / seen_n);
     if (fam.flag && !fam.flag_meaning.empty()) fmt::print("† {}\n", fam.flag_meaning);
     for (const auto& n : notes) fmt::print("note: {}\n", n);
+    if (!o.by_size) return;
+    fmt::print("\nBy measured latency: rows, MAPE, mean signed error (> 0: predicted too slow), median efficiency (bound / measured)\n");
+    fmt::print("| GPU | framework | split | measured µs | rows | synperf MAPE | bias | median efficiency |\n");
+    fmt::print("|---|---|---|---|---:|---:|---:|---:|\n");
+    for (const auto& l : lines)
+        for (const auto& b : l.sizes)
+            fmt::print("| {} | {} | {} | {} | {} | {:.1f} | {:+.1f} | {:.3f} |\n", l.gpu, l.framework, data::to_string(l.label),
+                       bucket_range(b.log2_low), b.n, b.mape, b.bias, b.median_efficiency);
 }
 
 }  // namespace
@@ -185,6 +246,8 @@ void add_eval_command(CLI::App& app) {
         sub->add_option("--data", o.data, "measured-data directory (default: $SYNPERF_DATA or ../shared/data)");
         sub->add_option("--weights", o.weights, "weights file (default: models/protocol/" + fam.name + ".mlp)");
         sub->add_flag("--json", o.json, "print JSON");
+        sub->add_flag("--by-size", o.by_size,
+                      "also break each row down by measured latency (powers of two): MAPE, signed error, efficiency");
         sub->add_option("--dump", o.dump, "also write every evaluated row (features, theoretical, predicted) to a CSV file");
         const family_tool* f = &fam;
         sub->final_callback([f] { run_eval(*f, o); });
