@@ -2,6 +2,7 @@
 // `synperf eval <family>`: leave-GPU-out accuracy of the protocol weights, with roofline and linear baselines.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -54,8 +55,8 @@ struct group {
 struct size_bucket {
     int log2_low = 0;
     std::size_t n = 0;
-    double mape = 0;            ///< percent
-    double bias = 0;            ///< mean signed error, percent (> 0: predicted too slow)
+    double mape = 0;               ///< percent
+    double bias = 0;               ///< mean signed error, percent (> 0: predicted too slow)
     double median_efficiency = 0;  ///< bound / measured
 };
 
