@@ -384,8 +384,10 @@ TEST_CASE("fa3 decode: static split bound, per-request dynamic splits and the co
     const attn::attention_plan plan = attn::fa3::plan(p, h100);
     CHECK(plan.splits == 4);
     CHECK(plan.pack_gqa);
-    REQUIRE(plan.kernels.size() == 2);
-    CHECK(plan.attention_kernels == 2);
+    // Main, combine and, since SGLang passes no scheduler metadata, the dynamic-split scheduler's prepare kernel.
+    REQUIRE(plan.kernels.size() == 3);
+    CHECK(plan.attention_kernels == 3);
+    CHECK(plan.kernels[2].name == "prepare_varlen_num_blocks");
     REQUIRE(plan.kernels[0].tasks.size() == 1);  // every split visits 128 blocks
     CHECK(plan.kernels[0].tasks[0].count == 4 * 8 * 4);
     CHECK(plan.kernels[0].tasks[0].work.tensor_flop == doctest::Approx(2.0 * 128 * (128 * 128) * 256));
@@ -396,11 +398,17 @@ TEST_CASE("fa3 decode: static split bound, per-request dynamic splits and the co
     CHECK(plan.kernels[1].compulsory->tensor_flop == 0);
 
     // Past 992 requests the prepare kernel gives every request one split; the combine still launches and
-    // its CTAs return at once.
+    // its CTAs return at once, and on sm_90 the tile counter is zeroed instead of prepared.
     const attn::attention_plan many = attn::fa3::plan(decode(1000, 65536, 32, 8, 128), h100);
     CHECK(many.splits == 1);
-    REQUIRE(many.kernels.size() == 2);
+    REQUIRE(many.kernels.size() == 3);
     CHECK(total(many.kernels[1], &task_work::l2_bytes) == 0);
+    CHECK(many.kernels[2].name == "tile_count_semaphore_zero");
+
+    // vLLM computes the scheduler metadata once per step, outside the op: main and combine only.
+    attention_problem v = decode(4, 65536, 32, 8, 128);
+    v.backend = attn::framework::vllm;
+    CHECK(attn::fa3::plan(v, h100).kernels.size() == 2);
 }
 
 TEST_CASE("trtllm decode: XQA multi-block is off for an FP8 cache on sm_89 and sm_120, and XQA still runs small batches") {

@@ -326,6 +326,26 @@ struct fa3 {
             comb.compulsory = work::task_work{};  // splitting is the library's choice (op_work.hpp)
             out.kernels.push_back(std::move(comb));
         }
+        if (p.backend == framework::sglang) {
+            // SGLang calls flash_attn_with_kvcache without scheduler_metadata, so mha_fwd computes it inside the op
+            // (flash_api.cpp): for a varlen batch of up to 992 requests the dynamic-split scheduler's
+            // prepare_varlen_num_blocks kernel (flash_prepare_scheduler.cu: one CTA reads every request's lengths and
+            // writes its split and block counts); for larger batches on sm_90 a zeroing of the tile counter.
+            // vLLM computes the metadata once per step, outside the op.
+            const bool dynamic_split = p.batch() <= 992;
+            if (dynamic_split || c.sm90) {
+                work::kernel_launch prep;
+                prep.name = dynamic_split ? "prepare_varlen_num_blocks" : "tile_count_semaphore_zero";
+                prep.launch = {dynamic_split ? 1024 : 32, 32, 0};
+                prep.dispatch = work::dispatch_kind::hardware;
+                work::task_work w;
+                w.l2_bytes = dynamic_split ? 16.0 * double(p.batch()) : 4.0;
+                w.fma_ops = dynamic_split ? 8.0 * double(p.batch()) : 0.0;
+                prep.tasks.push_back({w, 1});
+                prep.compulsory = work::task_work{};  // the scheduler's bookkeeping, not the problem's work
+                out.kernels.push_back(std::move(prep));
+            }
+        }
         out.attention_kernels = out.kernels.size();
         return out;
     }
