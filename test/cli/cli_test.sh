@@ -221,7 +221,10 @@ case "$case" in
     need_data
     evals="$work/all_evals.txt"
     : > "$evals"
-    for fam in gemm attention_prefill attention_decode gemm_fp8 fp8_linear rmsnorm silu_mul elementwise moe allreduce; do
+    # Every family with protocol weights (models/protocol/<family>.mlp or <family>.loo-<gpu>.mlp).
+    families="$(for f in "$src"/models/protocol/*.mlp; do basename "$f" | cut -d. -f1; done | sort -u)"
+    [[ -n "$families" ]] || fail "no protocol weights under $src/models/protocol"
+    for fam in $families; do
       "$synperf" eval "$fam" --data "$data" >> "$evals" 2>/dev/null || fail "eval $fam"
     done
     checked=0
