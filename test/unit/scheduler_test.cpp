@@ -240,6 +240,32 @@ TEST_CASE("hardware_round_robin: closed form equals the event simulation") {
     }
 }
 
+TEST_CASE("hardware_round_robin: whole waves of the first class skipped in lock step equal CTA-by-CTA simulation") {
+    // The same grid twice: as classes (the simulation passes over whole waves of the first class) and with the
+    // first class's CTAs given one by one (no class spans a wave, so every CTA is simulated).
+    std::mt19937_64 rng(11);
+    for (int trial = 0; trial < 24; ++trial) {
+        const int sms = 3 + static_cast<int>(rng() % 20);
+        const gpu_numbers g = synthetic(sms);
+        schedule_options o;
+        o.slots_per_sm = 1 + trial % 4;
+        o.per_sm_loads = true;
+        const std::int64_t per_wave = std::int64_t{sms} * o.slots_per_sm;
+        std::vector<task_class> tasks{{tensor_task(double(1 + rng() % 50)), per_wave * (1 + trial % 5) + static_cast<std::int64_t>(rng() % 7)}};
+        for (int k = 0; k < 1 + trial % 6; ++k) {
+            task_work w = k % 2 ? dram_task(double(1 + rng() % 80)) : tensor_task(double(1 + rng() % 80));
+            tasks.push_back({w, 1 + static_cast<std::int64_t>(rng() % (2 * per_wave))});
+        }
+        std::vector<task_class> one_by_one(static_cast<std::size_t>(tasks[0].count), task_class{tasks[0].work, 1});
+        one_by_one.insert(one_by_one.end(), tasks.begin() + 1, tasks.end());
+        CAPTURE(trial);
+        const schedule_result fast = synperf::scheduler::detail::round_robin_simulate(tasks, g, o);
+        const schedule_result slow = synperf::scheduler::detail::round_robin_simulate(one_by_one, g, o);
+        check_same_result(fast, slow);
+        CHECK(fast.makespan_cycles == slow.makespan_cycles);  // integer costs: no rounding either way
+    }
+}
+
 TEST_CASE("hardware_round_robin: equal costs with different work land on SM j mod SMs") {
     // Tensor-bound and DRAM-bound tasks of the same cost (100 cycles) alternate; the simulation must still
     // place CTA j on SM j mod SMs, like identical tasks.

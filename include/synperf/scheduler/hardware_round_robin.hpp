@@ -22,6 +22,11 @@ namespace detail {
 class grid_cursor {
 public:
     explicit grid_cursor(std::span<const work::task_class> tasks) noexcept : tasks_(tasks) {}
+    /// Passes over `n` CTAs of class `k`, the first non-empty class, before any was taken.
+    void skip_first(std::size_t k, std::int64_t n) noexcept {
+        k_ = k;
+        used_ = n;
+    }
     /// Class of the next CTA; the caller guarantees one is left.
     std::size_t take() noexcept {
         while (used_ == tasks_[k_].count) {
@@ -81,6 +86,11 @@ private:
 /// (one CTA per SM in SM order, then a second pass), as the initial fill is and as GPGPU-Sim's
 /// issue_block2core loop does; this makes identical tasks land on SM j mod SMs, the closed form.
 /// An SM is busy from time 0 until its last CTA leaves, so its finish time is the sum of its costs.
+///
+/// Whole waves of the first class are not simulated CTA by CTA: from the empty GPU, `slots` equal CTAs on
+/// every SM arrive together, leave together and are replaced together, so after w such waves every SM
+/// stands at real time w·slots·c and virtual time w·c with nothing resident, which is where the
+/// simulation continues (exact, ties included, since every SM gets the same numbers).
 [[nodiscard]] inline schedule_result round_robin_simulate(std::span<const work::task_class> tasks,
                                                           const gpu::gpu_numbers& g, const schedule_options& o,
                                                           const prepared_tasks& p) {
@@ -116,6 +126,22 @@ private:
         const auto u = static_cast<std::size_t>(s);
         return t_sm[u] + (heap_of(s)[0] - v_sm[u]) * resident[u];
     };
+
+    const std::int64_t per_wave = std::int64_t{sms} * slots;
+    if (const std::int64_t waves = tasks[p.first].count / per_wave; waves > 0) {
+        const double c = p.cost[p.first];
+        const std::int64_t each = waves * slots;
+        const work::task_work w = tasks[p.first].work.scaled(static_cast<double>(each));
+        for (std::size_t u = 0; u < loads.size(); ++u) {
+            loads[u] += w;
+            cycles[u] = static_cast<double>(each) * c;
+            counts[u] = each;
+            t_sm[u] = static_cast<double>(each) * c;
+            v_sm[u] = static_cast<double>(waves) * c;
+        }
+        cursor.skip_first(p.first, waves * per_wave);
+        left -= waves * per_wave;
+    }
 
     for (int pass = 0; pass < slots && left > 0; ++pass)
         for (int s = 0; s < sms && left > 0; ++s) place(s);
