@@ -179,6 +179,30 @@ case "$case" in
     expect_error "config expects 6 integers" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --config 64,64,32
     expect_error "BLOCK_SIZE_M/N/K must be powers of two" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --config 48,64,32,8,4,3
     expect_error "FP8 tensor cores" predict moe --gpu a100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --dtype fp8;;
+  predict_allreduce)
+    # Embedded shipped model: no data directory needed.
+    out="$(SYNPERF_DATA=/nonexistent "$synperf" predict allreduce --gpu h100_sxm --gpus 8 --bytes 1048576 --json)" || fail "predict allreduce"
+    for key in latency_us efficiency theoretical_us algorithm alpha_beta_us algorithms system p2p_group_size; do
+      grep -q "\"$key\"" <<<"$out" || fail "no $key in $out"
+    done
+    grep -q '"algorithm": "two_shot"' <<<"$out" || fail "SGLang's rule (8 GPUs, 1 MiB) is two-shot: $out"
+    # A PCIe node without peer access: custom all-reduce is off, NCCL's ring crosses the host at 16 GB/s.
+    out="$("$synperf" predict allreduce --gpu rtx_6000_ada --gpus 2 --bytes 1048576 --p2p-group 1 --host-bridge-gbps 16 --json)" \
+      || fail "predict allreduce without peer access"
+    grep -q '"p2p_group_size": 1' <<<"$out" || fail "P2P groups not applied: $out"
+    grep -Eq '"algorithm": "(ring|tree)"' <<<"$out" || fail "custom all-reduce needs peer access: $out"
+    grep -q 'no peer access' <<<"$("$synperf" predict allreduce --gpu rtx_6000_ada --gpus 2 --bytes 4096 --p2p-group 1 \
+      --host-bridge-gbps 16)" || fail "text output does not say there is no peer access"
+    # The L40S node keeps its calibrated P2P pairs when rebuilt at its own size and wiring.
+    "$synperf" predict allreduce --gpu l40s --gpus 4 --bytes 4096 --topology pcie --json | grep -q '"p2p_group_size": 2' \
+      || fail "l40s node lost its P2P groups"
+    expect_error "describe a PCIe node; this node is nvswitch" predict allreduce --gpu h100_sxm --gpus 2 --bytes 4096 --p2p-group 1 \
+      --host-bridge-gbps 16
+    expect_error "p2p_group_size needs host_bridge_gbps > 0" predict allreduce --gpu rtx_pro_6000_server --gpus 2 --bytes 4096 --p2p-group 1
+    expect_error "p2p_group_size must be in 0..gpus_per_node" predict allreduce --gpu rtx_pro_6000_server --gpus 2 --bytes 4096 \
+      --p2p-group 9 --host-bridge-gbps 16
+    expect_error "gpus must be <= the node's 8 GPUs" predict allreduce --gpu h100_sxm --gpus 16 --bytes 4096
+    expect_error "bytes" predict allreduce --gpu h100_sxm --gpus 8 --bytes 0;;
   eval_moe)
     need_data
     out="$("$synperf" eval moe --data "$data" --json)" || fail "eval moe"

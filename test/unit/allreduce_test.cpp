@@ -104,6 +104,19 @@ TEST_CASE("allreduce: the implementations' public rules pick the algorithm") {
     CHECK((l40s4 == A::ring || l40s4 == A::tree));
     const A trt = family::estimate(problem("l40s", 2, 1 << 16, collective_impl::trtllm)).policy;
     CHECK((trt == A::ring || trt == A::tree));
+    // Without peer access (P2P groups of one GPU) the custom kernels cannot read the peer's buffer: NCCL, whose
+    // ring crosses the host bridge (2 x 16 / 2 = 16 GB/s per GPU).
+    family::allreduce_problem no_p2p = problem("rtx_6000_ada", 2, 1 << 16, collective_impl::sglang);
+    no_p2p.system.p2p_group_size = 1;
+    no_p2p.system.host_bridge_gbps = 16.0;
+    CHECK_FALSE(no_p2p.system.peer_access(2));
+    CHECK(system::builtin_system("l40s").peer_access(2));
+    CHECK_FALSE(system::builtin_system("l40s").peer_access(4));
+    CHECK(system::builtin_system("h100_sxm").peer_access(8));
+    CHECK(no_p2p.system.collective_gbps(2) == doctest::Approx(16.0));
+    const family::allreduce_estimate e = family::estimate(no_p2p);
+    CHECK((e.policy == A::ring || e.policy == A::tree));
+    CHECK(e[A::ring].bandwidth_us == doctest::Approx(double(1 << 16) / 16e3));
 }
 
 TEST_CASE("allreduce: the theoretical time grows with the message and stays below the policy's time") {

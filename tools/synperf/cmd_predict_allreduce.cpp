@@ -33,6 +33,8 @@ struct predict_allreduce_options {
     std::string dtype = "bf16";
     std::string topology;
     int gpus_per_node = 0;
+    int p2p_group = -1;           ///< PCIe: GPUs per peer-to-peer group (1: no peer access); -1: the node's own
+    double host_bridge_gbps = 0;  ///< PCIe: bandwidth between P2P groups through the host
     std::string weights;
     bool json = false;
 };
@@ -49,6 +51,19 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
         else base = system::make_system(g.name, g.numbers, 8, g.numbers.nvlink_gbps > 0 ? system::topology::nvswitch : system::topology::pcie);
         const system::topology wiring = o.topology.empty() ? base.wiring : system::parse_topology(o.topology);
         sys = system::make_system(g.name, g.numbers, o.gpus_per_node > 0 ? o.gpus_per_node : base.gpus_per_node, wiring);
+        if (wiring == base.wiring && sys.gpus_per_node == base.gpus_per_node) {
+            sys.p2p_group_size = base.p2p_group_size;
+            sys.host_bridge_gbps = base.host_bridge_gbps;
+        }
+    }
+    if (o.p2p_group >= 0 || o.host_bridge_gbps > 0) {
+        if (sys.wiring != system::topology::pcie)
+            throw invalid_argument("--p2p-group and --host-bridge-gbps describe a PCIe node; this node is " +
+                                   std::string(system::to_string(sys.wiring)) + " (use --topology pcie)");
+        if (o.p2p_group >= 0) sys.p2p_group_size = o.p2p_group;
+        if (o.host_bridge_gbps > 0) sys.host_bridge_gbps = o.host_bridge_gbps;
+        sys.name += "_p2p" + std::to_string(sys.p2p_group_size);
+        system::validate(sys);
     }
     family::allreduce_problem p{sys, family::parse_collective_op(o.op), o.bytes, family::parse_collective_dtype(o.dtype), o.gpus,
                                 family::parse_collective_impl(o.implementation)};
@@ -76,6 +91,8 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
                                  {"implementation", std::string(family::to_string(p.implementation))}, {"gpus", p.gpus},
                                  {"bytes", p.bytes}, {"system", {{"name", sys.name}, {"topology", std::string(system::to_string(sys.wiring))},
                                                                  {"gpus_per_node", sys.gpus_per_node}, {"link_gbps", e.gbps},
+                                                                 {"p2p_group_size", sys.p2p_group_size},
+                                                                 {"host_bridge_gbps", sys.host_bridge_gbps},
                                                                  {"hop_latency_us", e.hop_us}, {"nvls", sys.in_switch_reduction}}},
                                  {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
                                  {"algorithm", std::string(family::to_string(e.policy))}, {"alpha_beta_us", e.policy_us},
@@ -84,8 +101,13 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
         fmt::print("{}\n", out.dump(2));
         return;
     }
-    fmt::print("{} of {} bytes on {} x {} ({}, {} GPUs per node, {:.0f} GB/s per direction), {}\n", family::to_string(p.op), p.bytes,
-               p.gpus, g.name, system::to_string(sys.wiring), sys.gpus_per_node, e.gbps, family::to_string(p.implementation));
+    const std::string p2p = sys.p2p_group_size == 0 ? std::string()
+                            : sys.p2p_group_size == 1
+                                ? fmt::format(", no peer access: {:.0f} GB/s through the host", sys.host_bridge_gbps)
+                                : fmt::format(", peer access in groups of {}, {:.0f} GB/s host bridge", sys.p2p_group_size,
+                                              sys.host_bridge_gbps);
+    fmt::print("{} of {} bytes on {} x {} ({}, {} GPUs per node{}, {:.0f} GB/s per direction), {}\n", family::to_string(p.op), p.bytes,
+               p.gpus, g.name, system::to_string(sys.wiring), sys.gpus_per_node, p2p, e.gbps, family::to_string(p.implementation));
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {:.3f}\n", r.efficiency);
     fmt::print("  theoretical  {:.3f} us (fastest algorithm: {})\n", r.theoretical_us, family::to_string(e.fastest));
@@ -112,6 +134,12 @@ void add_predict_allreduce_command(CLI::App& predict) {
     cmd->add_option("--topology", o.topology, "build the node at run time: nvswitch, nvlink_mesh, nvlink_pairwise or pcie")
         ->check(CLI::IsMember({"nvswitch", "nvlink_mesh", "nvlink_pairwise", "pcie"}));
     cmd->add_option("--gpus-per-node", o.gpus_per_node, "node size for a node built at run time");
+    cmd->add_option("--p2p-group", o.p2p_group,
+                    "PCIe node: GPUs per peer-to-peer group (1: no peer access, transfers staged through host memory; "
+                    "0: the whole node); needs --host-bridge-gbps")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--host-bridge-gbps", o.host_bridge_gbps, "PCIe node: bandwidth between P2P groups through the host (GB/s)")
+        ->check(CLI::PositiveNumber);
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->final_callback([] { for_each_listed_gpu(o, run_predict_allreduce); });

@@ -176,11 +176,13 @@ inline constexpr std::int64_t nccl_channels_pcie = 4;
 constexpr std::size_t index(collective_algorithm a) noexcept { return static_cast<std::size_t>(a); }
 
 /// Whether vLLM's rules allow its custom all-reduce: all-reduce, 16-byte aligned, under max_size, a
-/// supported world size, and 2 GPUs or a fully NVLink-connected set.
+/// supported world size, and 2 GPUs with peer access or a fully NVLink-connected set (the custom kernels
+/// read the peers' buffers directly; `gpu_p2p_access_check` turns them off without peer access).
 inline bool sglang_custom_allowed(const allreduce_problem& p) {
     const int n = p.gpus;
     return p.op == collective_op::all_reduce && p.bytes % 16 == 0 && p.bytes < sglang_custom_max_bytes &&
-           (n == 2 || n == 4 || n == 6 || n == 8) && (n == 2 || p.system.fully_nvlink_connected(n));
+           (n == 2 || n == 4 || n == 6 || n == 8) &&
+           (n == 2 ? p.system.peer_access(n) : p.system.fully_nvlink_connected(n));
 }
 
 /// TRT-LLM's custom kernels need peer access over NVLink and the message in its workspace.

@@ -60,7 +60,7 @@ struct system_spec {
     double nvlink_latency_us = nvlink_hop_us;  ///< one hop over NVLink (flag handshake)
     double pcie_latency_us = pcie_hop_us;      ///< one hop over PCIe
     bool in_switch_reduction = false;  ///< NVLink SHARP (NVLS): the switch reduces (NVSwitch gen 3+, Hopper and later)
-    int p2p_group_size = 0;          ///< PCIe: GPUs that reach each other peer-to-peer (one switch); 0 = the whole node
+    int p2p_group_size = 0;          ///< PCIe: GPUs that reach each other peer-to-peer (one switch); 0 = the whole node, 1 = none
     double host_bridge_gbps = 0;     ///< PCIe: total bandwidth between P2P groups through the host, shared by the node
     std::string source;              ///< where the numbers come from
 
@@ -103,6 +103,11 @@ struct system_spec {
     }
     /// Whether every GPU can reach every other over NVLink (vLLM / SGLang "full NVLink" for custom all-reduce).
     [[nodiscard]] constexpr bool fully_nvlink_connected(int n) const noexcept { return nvlink_only(n); }
+    /// Whether `n` GPUs of this node can read each other's memory directly (CUDA peer access), over NVLink or
+    /// within one PCIe P2P group; without it every transfer is staged through host memory.
+    [[nodiscard]] constexpr bool peer_access(int n) const noexcept {
+        return nvlink_only(n) || p2p_group_size == 0 || n <= p2p_group_size;
+    }
 };
 
 /// Checks a system; throws `invalid_argument` naming the first bad field.
