@@ -202,7 +202,19 @@ case "$case" in
     expect_error "p2p_group_size must be in 0..gpus_per_node" predict allreduce --gpu rtx_pro_6000_server --gpus 2 --bytes 4096 \
       --p2p-group 9 --host-bridge-gbps 16
     expect_error "gpus must be <= the node's 8 GPUs" predict allreduce --gpu h100_sxm --gpus 16 --bytes 4096
-    expect_error "bytes" predict allreduce --gpu h100_sxm --gpus 8 --bytes 0;;
+    expect_error "bytes" predict allreduce --gpu h100_sxm --gpus 8 --bytes 0
+    printf 'gpus,bytes\n2,4096\n8,1048576\n' > "$work/collectives.csv"
+    out="$("$synperf" predict allreduce --gpu h100_sxm --csv "$work/collectives.csv")" || fail "predict allreduce --csv"
+    [[ "$(wc -l <<<"$out")" -eq 3 && "$(grep -c '^h100_sxm,' <<<"$out")" -eq 2 ]] || fail "expected header + 2 rows, got: $out"
+    printf 'gpus,bytes\n2,4096\n16,4096\n' > "$work/bad_collectives.csv"
+    expect_error "bad_collectives.csv:3: .*gpus must be <= the node's 8 GPUs" predict allreduce --gpu h100_sxm --csv "$work/bad_collectives.csv"
+    expect_error "give --gpus and --bytes, or --csv FILE" predict allreduce --gpu h100_sxm;;
+  allreduce_node_whatif)
+    # The what-if of docs/families/allreduce.md (a PipeWeave node described without peer access) prints what the page says.
+    need_data
+    out="$(SYNPERF_BIN="$synperf" SYNPERF_DATA="$data" bash "$src/scripts/allreduce-node-whatif.sh" RTX_6000_Ada rtx_6000_ada \
+      --p2p-group 1 --host-bridge-gbps 16)" || fail "allreduce-node-whatif.sh"
+    grep -qxF "$out" "$src/docs/families/allreduce.md" || fail "docs/families/allreduce.md does not show '$out'";;
   eval_moe)
     need_data
     out="$("$synperf" eval moe --data "$data" --json)" || fail "eval moe"

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <synperf/cost/mlp_cost.hpp>
+#include <synperf/data/csv.hpp>
 #include <synperf/family/allreduce.hpp>
 #include <synperf/mlp/format.hpp>
 #include <synperf/predictor/predictor.hpp>
@@ -36,11 +37,12 @@ struct predict_allreduce_options {
     int p2p_group = -1;           ///< PCIe: GPUs per peer-to-peer group (1: no peer access); -1: the node's own
     double host_bridge_gbps = 0;  ///< PCIe: bandwidth between P2P groups through the host
     std::string weights;
+    std::string csv;
     bool json = false;
 };
 
-void run_predict_allreduce(const predict_allreduce_options& o) {
-    const gpu::runtime_gpu g = o.gpu.resolve();
+/// The node the options describe: the GPU's built-in node, or one built from the flags.
+system::system_spec node_of(const predict_allreduce_options& o, const gpu::runtime_gpu& g) {
     system::system_spec sys;
     if (o.topology.empty() && o.gpus_per_node == 0 && o.gpu.spec_file.empty()) {
         sys = system::builtin_system(g.name);
@@ -58,13 +60,58 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
     }
     if (o.p2p_group >= 0 || o.host_bridge_gbps > 0) {
         if (sys.wiring != system::topology::pcie)
-            throw invalid_argument("--p2p-group and --host-bridge-gbps describe a PCIe node; this node is " +
+            throw invalid_argument("synperf: predict allreduce: --p2p-group and --host-bridge-gbps describe a PCIe node; this node is " +
                                    std::string(system::to_string(sys.wiring)) + " (use --topology pcie)");
         if (o.p2p_group >= 0) sys.p2p_group_size = o.p2p_group;
         if (o.host_bridge_gbps > 0) sys.host_bridge_gbps = o.host_bridge_gbps;
         sys.name += "_p2p" + std::to_string(sys.p2p_group_size);
         system::validate(sys);
     }
+    return sys;
+}
+
+/// `--csv FILE`: one collective per row (columns gpus, bytes), one CSV line of output per row.
+void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::runtime_gpu& g, const system::system_spec& sys) {
+    const data::csv_table t = data::csv_table::load(o.csv);
+    const std::size_t c_gpus = t.column("gpus"), c_bytes = t.column("bytes");
+    std::vector<family::allreduce_problem> problems;
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        family::allreduce_problem p{sys, family::parse_collective_op(o.op), t.positive_integer(r, c_bytes),
+                                    family::parse_collective_dtype(o.dtype), static_cast<int>(t.positive_integer(r, c_gpus)),
+                                    family::parse_collective_impl(o.implementation)};
+        try {
+            if (p.gpus > 1) family::allreduce::validate(p);
+        } catch (const invalid_argument& e) {
+            throw load_error(t.source(), t.line(r), 0, e.what());
+        }
+        problems.push_back(std::move(p));
+    }
+    auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_ALLREDUCE, "allreduce");
+    mlp::check_compatible(*net, family::allreduce::name, family::allreduce::feature_names,
+                          o.weights.empty() ? "allreduce model" : o.weights);
+    const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
+    fmt::print("gpu,gpus,bytes,latency_us,efficiency,theoretical_us,algorithm\n");
+    for (const auto& p : problems) {
+        if (p.gpus == 1) {
+            fmt::print("{},1,{},0,1,0,none\n", g.name, p.bytes);
+            continue;
+        }
+        const prediction r = pred.predict(p, family::to_string(p.implementation));
+        fmt::print("{},{},{},{:.4f},{:.4f},{:.4f},{}\n", g.name, p.gpus, p.bytes, r.latency_us, r.efficiency, r.theoretical_us,
+                   family::to_string(family::estimate(p).policy));
+    }
+}
+
+void run_predict_allreduce(const predict_allreduce_options& o) {
+    const gpu::runtime_gpu g = o.gpu.resolve();
+    const system::system_spec sys = node_of(o, g);
+    if (!o.csv.empty()) {
+        if (o.json) throw invalid_argument("synperf: predict allreduce: --csv prints CSV; drop --json");
+        run_predict_allreduce_csv(o, g, sys);
+        return;
+    }
+    if (o.gpus == 0)
+        throw invalid_argument("synperf: predict allreduce: give --gpus and --bytes, or --csv FILE");
     family::allreduce_problem p{sys, family::parse_collective_op(o.op), o.bytes, family::parse_collective_dtype(o.dtype), o.gpus,
                                 family::parse_collective_impl(o.implementation)};
     if (o.gpus == 1) {
@@ -122,8 +169,9 @@ void add_predict_allreduce_command(CLI::App& predict) {
     static predict_allreduce_options o;
     auto* cmd = predict.add_subcommand("allreduce", "all-reduce (or NCCL all-gather / reduce-scatter) inside one node");
     o.gpu.add_to(*cmd);
-    cmd->add_option("--gpus", o.gpus, "GPUs taking part (TP size)")->required();
-    cmd->add_option("--bytes", o.bytes, "message bytes")->required();
+    cmd->add_option("--gpus", o.gpus, "GPUs taking part (TP size)");
+    cmd->add_option("--bytes", o.bytes, "message bytes");
+    cmd->add_option("--csv", o.csv, "CSV with columns gpus,bytes: predict every row (op, implementation and node from the flags)");
     cmd->add_option("--implementation,--framework", o.implementation, "sglang, vllm, sglang_eager, trtllm, nccl or torch")
         ->check(CLI::IsMember({"sglang", "vllm", "sglang_eager", "vllm_eager", "trtllm", "nccl", "torch"}))
         ->capture_default_str();
