@@ -276,8 +276,19 @@ case "$case" in
       done < <(grep -ioE '^seen mean over \(GPU, framework\): MAPE [0-9.]+ %, P90 [0-9.]+ %' "$doc" |
                sed 's/^Seen/seen/')
     done
+    # The all-families summary in README.md: | family | seen | worst sibling | … | better than linear |
+    "$synperf" eval summary --data "$data" > "$work/summary.txt" 2>/dev/null || fail "eval summary"
+    summary_rows=0
+    while IFS= read -r row; do
+      grep -qxF -- "$row" "$work/summary.txt" || fail "README.md: synperf eval summary does not print '$row'"
+      summary_rows=$((summary_rows + 1))
+    done < <(grep -E "^\| ($(tr '\n' '|' <<<"$families" | sed 's/|$//')) \| " "$src/README.md" | awk -F'|' 'NF == 10')
+    [[ $summary_rows -eq $(wc -w <<<"$families") ]] || fail "README.md shows $summary_rows summary rows, expected one per family"
+    [[ "$("$synperf" eval summary --data "$data" --json 2>/dev/null | grep -c '"better_than_linear"')" -eq $(wc -w <<<"$families") ]] \
+      || fail "eval summary --json: expected one entry per family"
+    checked=$((checked + summary_rows))
     [[ $checked -ge 100 ]] || fail "only $checked published rows found; the table format changed?"
-    echo "ok: $checked published rows and seen means match synperf eval";;
+    echo "ok: $checked published rows, seen means and summary rows match synperf eval";;
   *) fail "unknown case $case";;
 esac
 echo "passed: $case"

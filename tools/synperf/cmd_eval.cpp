@@ -141,14 +141,33 @@ void evaluate_fold(const family_tool& fam, const protocol_fold& fold, const std:
     }
 }
 
-void run_eval(const family_tool& fam, const eval_cli_options& o) {
+/// One (GPU, framework) row of a family's evaluation.
+struct line {
+    std::string gpu, framework, kernels;
+    data::split label;
+    train::error_summary ours, roof, lin;
+    double above_one;
+    bool flagged;
+    std::vector<size_bucket> sizes;
+};
+
+/// A family's evaluation: its rows in the protocol's order, the weights' description and the loader's notes.
+struct family_eval {
+    std::vector<line> lines;
+    std::string weights;
+    std::vector<std::string> notes;
+};
+
+/// Evaluates a family's protocol weights and both baselines on every row its protocol evaluates (for `eval <family>`
+/// and `eval summary`).
+family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
     const std::string base = o.weights.empty() ? model_path(fam.name, true).string() : o.weights;
     const std::vector<protocol_fold> folds = protocol_folds(fam);
     for (const auto& fold : folds) (void)mlp::load_mlp(fold_path(base, fold));  // a missing or bad file fails before the data is read
     const auto dir = require_data_dir(o.data);
     const data::protocol proto = fam.protocol();
-    std::vector<std::string> notes;
-    const std::vector<sample> samples = fam.load(dir, proto, notes);
+    family_eval out;
+    const std::vector<sample> samples = fam.load(dir, proto, out.notes);
 
     std::map<std::pair<std::string, std::string>, group> groups;
     std::FILE* dump = o.dump.empty() ? nullptr : std::fopen(o.dump.c_str(), "w");
@@ -160,28 +179,27 @@ void run_eval(const family_tool& fam, const eval_cli_options& o) {
     }
     for (const auto& fold : folds) evaluate_fold(fam, fold, fold_path(base, fold), samples, groups, dump);
     if (dump != nullptr) std::fclose(dump);
-    const std::string weights = folds.size() == 1 ? base : fold_path(base, protocol_fold{".loo-<gpu>", ""});
+    out.weights = folds.size() == 1 ? base : fold_path(base, protocol_fold{".loo-<gpu>", ""});
 
-    struct line {
-        std::string gpu, framework, kernels;
-        data::split label;
-        train::error_summary ours, roof, lin;
-        double above_one;
-        bool flagged;
-        std::vector<size_bucket> sizes;
-    };
-    std::vector<line> lines;
     for (const auto& [key, gr] : groups) {
         std::string kernels;
         for (const auto& k : gr.kernels) kernels += (kernels.empty() ? "" : "+") + k;
-        lines.push_back({key.first, key.second, kernels, gr.label, train::summarize(gr.ours, gr.measured),
-                         train::summarize(gr.roofline, gr.measured), train::summarize(gr.linear, gr.measured),
-                         100.0 * double(gr.above_one) / double(gr.measured.size()), gr.flagged > 0,
-                         o.by_size ? by_size(gr) : std::vector<size_bucket>{}});
+        out.lines.push_back({key.first, key.second, kernels, gr.label, train::summarize(gr.ours, gr.measured),
+                             train::summarize(gr.roofline, gr.measured), train::summarize(gr.linear, gr.measured),
+                             100.0 * double(gr.above_one) / double(gr.measured.size()), gr.flagged > 0,
+                             o.by_size ? by_size(gr) : std::vector<size_bucket>{}});
     }
-    std::sort(lines.begin(), lines.end(), [](const line& a, const line& b) {
+    std::sort(out.lines.begin(), out.lines.end(), [](const line& a, const line& b) {
         return std::tuple(split_rank(a.label), a.gpu, a.framework) < std::tuple(split_rank(b.label), b.gpu, b.framework);
     });
+    return out;
+}
+
+void run_eval(const family_tool& fam, const eval_cli_options& o) {
+    const family_eval ev = evaluate_family(fam, o);
+    const std::vector<line>& lines = ev.lines;
+    const std::string& weights = ev.weights;
+    const std::vector<std::string>& notes = ev.notes;
 
     if (o.json) {
         nlohmann::json out;
@@ -236,6 +254,68 @@ void run_eval(const family_tool& fam, const eval_cli_options& o) {
                        bucket_range(b.log2_low), b.n, b.mape, b.bias, b.median_efficiency);
 }
 
+/// `synperf eval summary`: one line per family — the seen mean and, per held-out split, the worst (GPU, framework)
+/// row, and how many held-out rows beat the two baselines — from the same evaluation as `synperf eval <family>`.
+void run_eval_summary(const eval_cli_options& o) {
+    constexpr std::array<data::split, 4> held_out{data::split::sibling, data::split::unseen_sku, data::split::unseen_arch,
+                                                  data::split::loo};
+    nlohmann::json families = nlohmann::json::array();
+    std::vector<std::string> rows;
+    for (const family_tool& fam : family_tools()) {
+        const family_eval ev = evaluate_family(fam, o);
+        double seen_sum = 0, seen_p90 = 0;
+        int seen_n = 0, held = 0, beat_roof = 0, beat_lin = 0;
+        std::array<const line*, held_out.size()> worst{};
+        for (const line& l : ev.lines) {
+            if (l.label == data::split::seen) {
+                seen_sum += l.ours.mape;
+                seen_p90 += l.ours.p90;
+                ++seen_n;
+                continue;
+            }
+            ++held;
+            if (l.ours.mape < l.roof.mape) ++beat_roof;
+            if (l.ours.mape < l.lin.mape) ++beat_lin;
+            for (std::size_t i = 0; i < held_out.size(); ++i)
+                if (l.label == held_out[i] && (worst[i] == nullptr || l.ours.mape > worst[i]->ours.mape)) worst[i] = &l;
+        }
+        nlohmann::json f{{"family", fam.name}, {"held_out_rows", held}, {"better_than_roofline", beat_roof},
+                         {"better_than_linear", beat_lin}};
+        std::string row = "| " + fam.name + " | ";
+        if (seen_n > 0) {
+            f["seen_mape"] = seen_sum / seen_n;
+            f["seen_p90"] = seen_p90 / seen_n;
+            row += fmt::format("{:.1f} ({:.1f})", seen_sum / seen_n, seen_p90 / seen_n);
+        } else {
+            row += "—";
+        }
+        nlohmann::json worst_json = nlohmann::json::object();
+        for (std::size_t i = 0; i < held_out.size(); ++i) {
+            if (worst[i] == nullptr) {
+                row += " | —";
+                continue;
+            }
+            const line& l = *worst[i];
+            worst_json[std::string(data::to_string(held_out[i]))] = {{"gpu", l.gpu}, {"framework", l.framework}, {"mape", l.ours.mape}};
+            row += fmt::format(" | {:.1f} {}/{}", l.ours.mape, l.gpu, l.framework);
+        }
+        f["worst_held_out"] = worst_json;
+        row += fmt::format(" | {}/{} | {}/{} |", beat_roof, held, beat_lin, held);
+        families.push_back(std::move(f));
+        rows.push_back(std::move(row));
+    }
+    if (o.json) {
+        fmt::print("{}\n", nlohmann::json{{"families", families}}.dump(2));
+        return;
+    }
+    fmt::print("synperf eval summary — protocol weights of every family; MAPE of latency, percent; per held-out split the "
+               "(GPU, framework) row with the largest error\n");
+    fmt::print("| family | seen mean (P90) | worst sibling | worst unseen-sku | worst unseen-arch | worst loo | held-out rows "
+               "better than roofline | better than linear |\n");
+    fmt::print("|---|---|---|---|---|---|---:|---:|\n");
+    for (const auto& r : rows) fmt::print("{}\n", r);
+}
+
 }  // namespace
 
 void add_eval_command(CLI::App& app) {
@@ -253,6 +333,10 @@ void add_eval_command(CLI::App& app) {
         const family_tool* f = &fam;
         sub->final_callback([f] { run_eval(*f, o); });
     }
+    auto* summary = eval->add_subcommand("summary", "every family at once: seen mean, worst held-out row per split, baselines beaten");
+    summary->add_option("--data", o.data, "measured-data directory (default: $SYNPERF_DATA or ../shared/data)");
+    summary->add_flag("--json", o.json, "print JSON");
+    summary->final_callback([] { run_eval_summary(o); });
 }
 
 }  // namespace synperf::cli
