@@ -35,7 +35,20 @@ case "$case" in
     [[ "$(wc -l <<<"$out")" -eq 3 ]] || fail "expected header + 2 rows, got: $out"
     # A list of GPUs: one table, the header once, a gpu column.
     out="$("$synperf" predict gemm --gpu b200_sxm,a100_sxm --csv "$work/shapes.csv")" || fail "csv on two GPUs"
-    [[ "$(wc -l <<<"$out")" -eq 5 && "$(grep -c '^a100_sxm,' <<<"$out")" -eq 2 ]] || fail "expected header + 2 rows per GPU, got: $out";;
+    [[ "$(wc -l <<<"$out")" -eq 5 && "$(grep -c '^a100_sxm,' <<<"$out")" -eq 2 ]] || fail "expected header + 2 rows per GPU, got: $out"
+    # The FP8 families take the same file; a GPU without FP8 tensor cores says so on stderr and the table stays whole.
+    for fam in gemm_fp8 fp8_linear; do
+      out="$("$synperf" predict "$fam" --gpu a100_sxm,h100_sxm --csv "$work/shapes.csv" 2>"$work/err.txt")" || fail "$fam csv"
+      [[ "$(wc -l <<<"$out")" -eq 3 && "$(head -1 <<<"$out")" == gpu,* && "$(grep -c '^h100_sxm,' <<<"$out")" -eq 2 ]] \
+        || fail "$fam: expected header + 2 h100_sxm rows, got: $out"
+      grep -q "a100_sxm: cannot run: .*no FP8 tensor cores" "$work/err.txt" || fail "$fam: a100_sxm's reason not on stderr"
+      "$synperf" predict "$fam" --gpu h100_sxm --csv "$work/shapes.csv" --json | grep -c '"latency_us"' | grep -qx 2 \
+        || fail "$fam --csv --json: expected two rows"
+    done
+    printf 'm,n,k\n64,4096,4096\n64,4096,4095\n' > "$work/bad_fp8.csv"
+    expect_error "bad_fp8.csv:3: gemm_fp8: k must be a multiple of 16" predict gemm_fp8 --gpu h100_sxm --csv "$work/bad_fp8.csv"
+    printf 'm,n,k\n1,2,3\n3000000000,4,4\n' > "$work/big.csv"
+    expect_error "big.csv:3: gemm: m must be <= 2\^31" predict gemm --gpu h100_sxm --csv "$work/big.csv";;
   predict_gpu_list)
     # Every predict command runs on each GPU of a list; a GPU it cannot serve says why and the others still run.
     out="$("$synperf" predict gemm_fp8 --gpu h100_sxm,a100_sxm,b200_sxm --m 64 --n 4096 --k 4096)" || fail "gemm_fp8 list: $out"

@@ -76,17 +76,18 @@ void run_predict_gemm(const predict_gemm_options& o) {
     const gpu::runtime_gpu g = o.gpu.resolve();
 
     std::vector<family::gemm_problem> problems;
+    std::vector<std::size_t> lines;
     if (!o.csv.empty()) {
-        const data::csv_table t = data::csv_table::load(o.csv);
-        const std::size_t cm = t.column("m"), cn = t.column("n"), ck = t.column("k");
-        for (std::size_t r = 0; r < t.rows(); ++r)
-            problems.push_back({t.positive_integer(r, cm), t.positive_integer(r, cn), t.positive_integer(r, ck), parse_dtype(o.dtype),
-                                o.reuse_distance});
+        for (const mnk_row& r : read_mnk_csv(o.csv)) {
+            problems.push_back({r.m, r.n, r.k, parse_dtype(o.dtype), o.reuse_distance});
+            lines.push_back(r.line);
+        }
     } else {
         if (o.m == 0 && o.n == 0 && o.k == 0) throw invalid_argument("synperf: predict gemm: give --m, --n and --k, or --csv FILE");
         problems.push_back({o.m, o.n, o.k, parse_dtype(o.dtype), o.reuse_distance});
+        lines.push_back(0);
     }
-    for (const auto& p : problems) family::gemm::validate(p);
+    for (std::size_t i = 0; i < problems.size(); ++i) at_csv_row(o.csv, lines[i], [&] { family::gemm::validate(problems[i]); });
     // Inputs are checked before the model is loaded, so a bad shape is reported as such.
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_GEMM, "gemm");
     mlp::check_compatible(*net, family::gemm::name, family::gemm::feature_names, o.weights.empty() ? "gemm model" : o.weights);

@@ -39,6 +39,7 @@ struct predict_allreduce_options {
     std::string weights;
     std::string csv;
     bool json = false;
+    bool print_header = true;  ///< CSV output: the header line (only the first GPU of a list prints it)
 };
 
 /// The node the options describe: the GPU's built-in node, or one built from the flags.
@@ -79,18 +80,14 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
         family::allreduce_problem p{sys, family::parse_collective_op(o.op), t.positive_integer(r, c_bytes),
                                     family::parse_collective_dtype(o.dtype), static_cast<int>(t.positive_integer(r, c_gpus)),
                                     family::parse_collective_impl(o.implementation)};
-        try {
-            if (p.gpus > 1) family::allreduce::validate(p);
-        } catch (const invalid_argument& e) {
-            throw load_error(t.source(), t.line(r), 0, e.what());
-        }
+        if (p.gpus > 1) at_csv_row(t.source(), t.line(r), [&] { family::allreduce::validate(p); });
         problems.push_back(std::move(p));
     }
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_ALLREDUCE, "allreduce");
     mlp::check_compatible(*net, family::allreduce::name, family::allreduce::feature_names,
                           o.weights.empty() ? "allreduce model" : o.weights);
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
-    fmt::print("gpu,gpus,bytes,latency_us,efficiency,theoretical_us,algorithm\n");
+    if (o.print_header) fmt::print("gpu,gpus,bytes,latency_us,efficiency,theoretical_us,algorithm\n");
     for (const auto& p : problems) {
         if (p.gpus == 1) {
             fmt::print("{},1,{},0,1,0,none\n", g.name, p.bytes);

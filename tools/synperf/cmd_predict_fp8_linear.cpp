@@ -30,38 +30,33 @@ struct predict_fp8_linear_options {
     std::int64_t m = 0, n = 0, k = 0;
     std::string framework = "trtllm";
     double reuse_distance = 0;
+    std::string csv;
     std::string weights;
     bool json = false;
+    bool print_header = true;  ///< CSV output: the header line (only the first GPU of a list prints it)
 };
 
-void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
-    const gpu::runtime_gpu g = o.gpu.resolve();
-    family::fp8_linear_problem p{o.m, o.n, o.k, family::fp8_linear::parse_framework(o.framework), o.reuse_distance};
-    // The plan checks the shape and the GPU before the model is loaded, so either is reported as such.
-    const family::fp8_linear_plan plan = family::fp8_linear::plan(p, g.numbers);
-    auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_FP8_LINEAR, "fp8_linear");
-    mlp::check_compatible(*net, family::fp8_linear::name, family::fp8_linear::feature_names,
-                          o.weights.empty() ? "fp8_linear model" : o.weights);
-    const runtime_predictor<family::fp8_linear> pred(g.numbers, cost::mlp_cost(net));
-    const prediction r = pred.predict(p, o.framework);
-    const auto warnings = outside_training_range(*net, r.features, r.efficiency);
+nlohmann::json to_json(const gpu::runtime_gpu& g, const std::string& framework, const family::fp8_linear_problem& p,
+                       const family::fp8_linear_plan& plan, const prediction& r, const std::vector<std::string>& warnings) {
     const family::gemm_fp8_config& c = plan.gemm;
-    if (o.json) {
-        nlohmann::json kernels = nlohmann::json::array();
-        for (const auto& k : r.kernels)
-            kernels.push_back({{"name", k.name}, {"theoretical_us", k.theoretical_us}, {"waves", k.waves}, {"busy_sms", k.busy_sms}});
-        nlohmann::json out{{"gpu", g.name}, {"family", family::fp8_linear::name}, {"framework", o.framework},
-                           {"m", p.m}, {"n", p.n}, {"k", p.k}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
-                           {"theoretical_us", r.theoretical_us}, {"kernel_floor_us", r.kernel_floor_us},
-                           {"bottleneck", r.bottleneck}, {"cuda_core_gemm", plan.cuda_core_gemm}, {"kernels", kernels},
-                           {"warnings", warnings}};
-        if (!plan.cuda_core_gemm)
-            out["tile"] = {{"m", c.bm}, {"n", c.bn}, {"k", c.bk}, {"cluster_m", c.cluster_m}, {"cluster_n", c.cluster_n},
-                           {"swap_ab", c.swap_ab}, {"persistent", c.persistent}};
-        fmt::print("{}\n", out.dump(2));
-        return;
-    }
-    fmt::print("fp8_linear m={} n={} k={} on {} ({}), framework {}\n", p.m, p.n, p.k, g.name, g.display_name, o.framework);
+    nlohmann::json kernels = nlohmann::json::array();
+    for (const auto& k : r.kernels)
+        kernels.push_back({{"name", k.name}, {"theoretical_us", k.theoretical_us}, {"waves", k.waves}, {"busy_sms", k.busy_sms}});
+    nlohmann::json out{{"gpu", g.name}, {"family", family::fp8_linear::name}, {"framework", framework},
+                       {"m", p.m}, {"n", p.n}, {"k", p.k}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
+                       {"theoretical_us", r.theoretical_us}, {"kernel_floor_us", r.kernel_floor_us},
+                       {"bottleneck", r.bottleneck}, {"cuda_core_gemm", plan.cuda_core_gemm}, {"kernels", kernels},
+                       {"warnings", warnings}};
+    if (!plan.cuda_core_gemm)
+        out["tile"] = {{"m", c.bm}, {"n", c.bn}, {"k", c.bk}, {"cluster_m", c.cluster_m}, {"cluster_n", c.cluster_n},
+                       {"swap_ab", c.swap_ab}, {"persistent", c.persistent}};
+    return out;
+}
+
+void print_text(const gpu::runtime_gpu& g, const std::string& framework, const family::fp8_linear_problem& p,
+                const family::fp8_linear_plan& plan, const prediction& r, const std::vector<std::string>& warnings) {
+    const family::gemm_fp8_config& c = plan.gemm;
+    fmt::print("fp8_linear m={} n={} k={} on {} ({}), framework {}\n", p.m, p.n, p.k, g.name, g.display_name, framework);
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {:.3f}\n", r.efficiency);
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
@@ -79,6 +74,52 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
     for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
 }
 
+void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
+    const gpu::runtime_gpu g = o.gpu.resolve();
+    const family::fp8_linear_framework fw = family::fp8_linear::parse_framework(o.framework);
+    std::vector<family::fp8_linear_problem> problems;
+    std::vector<std::size_t> lines;
+    if (!o.csv.empty()) {
+        for (const mnk_row& r : read_mnk_csv(o.csv)) {
+            problems.push_back({r.m, r.n, r.k, fw, o.reuse_distance});
+            lines.push_back(r.line);
+        }
+    } else {
+        if (o.m == 0 && o.n == 0 && o.k == 0) throw invalid_argument("synperf: predict fp8_linear: give --m, --n and --k, or --csv FILE");
+        problems.push_back({o.m, o.n, o.k, fw, o.reuse_distance});
+        lines.push_back(0);
+    }
+    // The plans check the shapes and the GPU before the model is loaded, so either is reported as such.
+    std::vector<family::fp8_linear_plan> plans;
+    for (std::size_t i = 0; i < problems.size(); ++i)
+        plans.push_back(at_csv_row(o.csv, lines[i], [&] { return family::fp8_linear::plan(problems[i], g.numbers); }));
+    auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_FP8_LINEAR, "fp8_linear");
+    mlp::check_compatible(*net, family::fp8_linear::name, family::fp8_linear::feature_names,
+                          o.weights.empty() ? "fp8_linear model" : o.weights);
+    const runtime_predictor<family::fp8_linear> pred(g.numbers, cost::mlp_cost(net));
+
+    nlohmann::json rows = nlohmann::json::array();
+    if (!o.csv.empty() && !o.json && o.print_header)
+        fmt::print("gpu,framework,m,n,k,latency_us,efficiency,theoretical_us,kernel_floor_us,bottleneck,gemm\n");
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        const family::fp8_linear_problem& p = problems[i];
+        const family::fp8_linear_plan& plan = plans[i];
+        const prediction r = pred.predict(p, o.framework);
+        const auto warnings = outside_training_range(*net, r.features, r.efficiency);
+        if (o.json) {
+            rows.push_back(to_json(g, o.framework, p, plan, r, warnings));
+        } else if (!o.csv.empty()) {
+            const std::string gemm = plan.cuda_core_gemm ? std::string("cuda_core")
+                                                         : fmt::format("{}x{}x{}", plan.gemm.bm, plan.gemm.bn, plan.gemm.bk);
+            fmt::print("{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{},{}\n", g.name, o.framework, p.m, p.n, p.k, r.latency_us,
+                       r.efficiency, r.theoretical_us, r.kernel_floor_us, r.bottleneck, gemm);
+        } else {
+            print_text(g, o.framework, p, plan, r, warnings);
+        }
+    }
+    if (o.json) fmt::print("{}\n", (o.csv.empty() ? rows[0] : rows).dump(2));
+}
+
 }  // namespace
 
 void add_predict_fp8_linear_command(CLI::App& predict) {
@@ -86,9 +127,10 @@ void add_predict_fp8_linear_command(CLI::App& predict) {
     auto* cmd = predict.add_subcommand(
         "fp8_linear", "FP8 linear layer with dynamic activation scales: quantize X (bf16 -> e4m3), then Y[m,n] = Xq W[n,k]^T");
     o.gpu.add_to(*cmd);
-    cmd->add_option("--m", o.m, "rows of X and Y (tokens)")->required();
-    cmd->add_option("--n", o.n, "output features (multiple of 16)")->required();
-    cmd->add_option("--k", o.k, "input features (multiple of 16)")->required();
+    cmd->add_option("--m", o.m, "rows of X and Y (tokens)");
+    cmd->add_option("--n", o.n, "output features (multiple of 16)");
+    cmd->add_option("--k", o.k, "input features (multiple of 16)");
+    cmd->add_option("--csv", o.csv, "CSV with columns m,n,k: predict every row");
     cmd->add_option("--framework", o.framework, "trtllm (per-tensor scale, cuBLASLt) or sglang (per-token scales, CUTLASS)");
     cmd->add_option("--reuse-distance", o.reuse_distance,
                     "bytes touched between two runs on the same weights (default 0: serving, weights from DRAM)");

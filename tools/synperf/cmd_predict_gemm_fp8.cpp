@@ -27,34 +27,27 @@ namespace {
 struct predict_gemm_fp8_options {
     gpu_choice gpu;
     std::int64_t m = 0, n = 0, k = 0;
+    std::string csv;
     std::string weights;
     bool json = false;
+    bool print_header = true;  ///< CSV output: the header line (only the first GPU of a list prints it)
 };
 
-void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
-    const gpu::runtime_gpu g = o.gpu.resolve();
-    const family::gemm_fp8_problem p{o.m, o.n, o.k};
-    // The plan checks the shape and the GPU before the model is loaded, so either is reported as such.
-    const family::gemm_fp8_config c = family::gemm_fp8::plan(p, g.numbers).config;
-    auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_GEMM_FP8, "gemm_fp8");
-    mlp::check_compatible(*net, family::gemm_fp8::name, family::gemm_fp8::feature_names,
-                          o.weights.empty() ? "gemm_fp8 model" : o.weights);
-    const runtime_predictor<family::gemm_fp8> pred(g.numbers, cost::mlp_cost(net));
-    const prediction r = pred.predict(p, "vllm");
-    const auto warnings = outside_training_range(*net, r.features, r.efficiency);
+nlohmann::json to_json(const gpu::runtime_gpu& g, const family::gemm_fp8_problem& p, const prediction& r,
+                       const family::gemm_fp8_config& c, const std::vector<std::string>& warnings) {
     const auto& k = r.kernels.front();
-    if (o.json) {
-        const nlohmann::json out{
-            {"gpu", g.name}, {"family", family::gemm_fp8::name}, {"framework", "vllm"}, {"m", p.m}, {"n", p.n}, {"k", p.k},
+    return {{"gpu", g.name}, {"family", family::gemm_fp8::name}, {"framework", "vllm"}, {"m", p.m}, {"n", p.n}, {"k", p.k},
             {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
             {"bottleneck", r.bottleneck}, {"kernel", k.name},
             {"tile", {{"m", c.bm}, {"n", c.bn}, {"k", c.bk}, {"stages", c.stages}}},
             {"cluster", {{"m", c.cluster_m}, {"n", c.cluster_n}}},
             {"schedule", std::string(family::to_string(c.schedule))}, {"swap_ab", c.swap_ab}, {"persistent", c.persistent},
             {"work_units", c.work_units}, {"grid_ctas", c.grid_ctas}, {"waves", k.waves}, {"warnings", warnings}};
-        fmt::print("{}\n", out.dump(2));
-        return;
-    }
+}
+
+void print_text(const gpu::runtime_gpu& g, const family::gemm_fp8_problem& p, const prediction& r,
+                const family::gemm_fp8_config& c, const std::vector<std::string>& warnings) {
+    const auto& k = r.kernels.front();
     fmt::print("gemm_fp8 m={} n={} k={} on {} ({}), vLLM CUTLASS scaled_mm\n", p.m, p.n, p.k, g.name, g.display_name);
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {:.3f}\n", r.efficiency);
@@ -66,15 +59,60 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
     for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
 }
 
+void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
+    const gpu::runtime_gpu g = o.gpu.resolve();
+    std::vector<family::gemm_fp8_problem> problems;
+    std::vector<std::size_t> lines;
+    if (!o.csv.empty()) {
+        for (const mnk_row& r : read_mnk_csv(o.csv)) {
+            problems.push_back({r.m, r.n, r.k});
+            lines.push_back(r.line);
+        }
+    } else {
+        if (o.m == 0 && o.n == 0 && o.k == 0) throw invalid_argument("synperf: predict gemm_fp8: give --m, --n and --k, or --csv FILE");
+        problems.push_back({o.m, o.n, o.k});
+        lines.push_back(0);
+    }
+    // The plans check the shapes and the GPU before the model is loaded, so either is reported as such.
+    std::vector<family::gemm_fp8_config> configs;
+    for (std::size_t i = 0; i < problems.size(); ++i)
+        configs.push_back(at_csv_row(o.csv, lines[i], [&] { return family::gemm_fp8::plan(problems[i], g.numbers).config; }));
+    auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_GEMM_FP8, "gemm_fp8");
+    mlp::check_compatible(*net, family::gemm_fp8::name, family::gemm_fp8::feature_names,
+                          o.weights.empty() ? "gemm_fp8 model" : o.weights);
+    const runtime_predictor<family::gemm_fp8> pred(g.numbers, cost::mlp_cost(net));
+
+    nlohmann::json rows = nlohmann::json::array();
+    if (!o.csv.empty() && !o.json && o.print_header)
+        fmt::print("gpu,m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,schedule,waves\n");
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        const family::gemm_fp8_problem& p = problems[i];
+        const family::gemm_fp8_config& c = configs[i];
+        const prediction r = pred.predict(p, "vllm");
+        const auto warnings = outside_training_range(*net, r.features, r.efficiency);
+        if (o.json) {
+            rows.push_back(to_json(g, p, r, c, warnings));
+        } else if (!o.csv.empty()) {
+            fmt::print("{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}x{}x{},{},{:.3f}\n", g.name, p.m, p.n, p.k, r.latency_us,
+                       r.efficiency, r.theoretical_us, r.bottleneck, c.bm, c.bn, c.bk, family::to_string(c.schedule),
+                       r.kernels.front().waves);
+        } else {
+            print_text(g, p, r, c, warnings);
+        }
+    }
+    if (o.json) fmt::print("{}\n", (o.csv.empty() ? rows[0] : rows).dump(2));
+}
+
 }  // namespace
 
 void add_predict_gemm_fp8_command(CLI::App& predict) {
     static predict_gemm_fp8_options o;
     auto* cmd = predict.add_subcommand("gemm_fp8", "FP8 GEMM as vLLM's CUTLASS scaled_mm runs it: Y[m,n] = X[m,k] W[n,k]^T, e4m3 in, bf16 out");
     o.gpu.add_to(*cmd);
-    cmd->add_option("--m", o.m, "rows of X and Y (tokens)")->required();
-    cmd->add_option("--n", o.n, "output features (multiple of 16)")->required();
-    cmd->add_option("--k", o.k, "input features (multiple of 16)")->required();
+    cmd->add_option("--m", o.m, "rows of X and Y (tokens)");
+    cmd->add_option("--n", o.n, "output features (multiple of 16)");
+    cmd->add_option("--k", o.k, "input features (multiple of 16)");
+    cmd->add_option("--csv", o.csv, "CSV with columns m,n,k: predict every row");
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->final_callback([] { for_each_listed_gpu(o, run_predict_gemm_fp8); });

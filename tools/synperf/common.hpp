@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared pieces of the synperf CLI: GPU selection, data and model locations.
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <synperf/mlp/format.hpp>
 #include <synperf/mlp/network.hpp>
 
+#include <synperf/data/csv.hpp>
 #include <synperf/data/data_dir.hpp>
 #include <synperf/error.hpp>
 #include <synperf/gpu/registry.hpp>
@@ -116,12 +118,40 @@ inline std::vector<std::string> outside_training_range(const mlp::network& net, 
     return out;
 }
 
+/// One shape of a `predict … --csv FILE` for the GEMM-like families, and the line it came from.
+struct mnk_row {
+    std::int64_t m = 0, n = 0, k = 0;
+    std::size_t line = 0;
+};
+
+/// The rows of such a file: columns m, n, k (positive integers; a bad field is reported with its file and line).
+inline std::vector<mnk_row> read_mnk_csv(const std::string& path) {
+    const data::csv_table t = data::csv_table::load(path);
+    const std::size_t cm = t.column("m"), cn = t.column("n"), ck = t.column("k");
+    std::vector<mnk_row> out;
+    for (std::size_t r = 0; r < t.rows(); ++r)
+        out.push_back({t.positive_integer(r, cm), t.positive_integer(r, cn), t.positive_integer(r, ck), t.line(r)});
+    return out;
+}
+
 /// Why a GPU of a list cannot run a command: the error's message without its "synperf: " prefix (the row
 /// names the GPU).
 inline std::string cannot_run_reason(const synperf::error& e) {
     std::string_view why = e.what();
     if (why.starts_with("synperf: ")) why.remove_prefix(9);
     return std::string(why);
+}
+
+/// Runs `check` on the problem of one `--csv` row: an error it throws is reported at the row's file and line
+/// (`line` 0: the problem came from the flags, the error passes unchanged).
+template <class Check>
+decltype(auto) at_csv_row(const std::string& source, std::size_t line, Check&& check) {
+    if (line == 0) return check();
+    try {
+        return check();
+    } catch (const synperf::error& e) {
+        throw load_error(source, line, 0, cannot_run_reason(e));
+    }
 }
 
 /// Runs a command once per GPU of a `--gpu` list, or once for a single GPU. A GPU the command cannot serve (no
@@ -133,21 +163,23 @@ void for_each_listed_gpu(const Options& o, Run run) {
     if (!o.gpu.is_list()) return run(o);
     const std::vector<std::string> names = o.gpu.listed_names();
     if (o.json) fmt::print("[\n");
+    bool csv_rows = false;  // CSV rows of every GPU form one table: no blank line between them, errors on stderr
+    if constexpr (requires { o.csv; }) csv_rows = !o.csv.empty() && !o.json;
+    bool header_printed = false;
     for (std::size_t i = 0; i < names.size(); ++i) {
         Options one = o;
         one.gpu.name = names[i];
-        if constexpr (requires { one.print_header; }) one.print_header = i == 0;
-        bool csv_rows = false;  // CSV rows of every GPU form one table: no blank line between them
-        if constexpr (requires { o.csv; }) csv_rows = !o.csv.empty() && !o.json;
+        if constexpr (requires { one.print_header; }) one.print_header = !header_printed;
         if (i > 0 && !csv_rows) fmt::print("{}", o.json ? ",\n" : "\n");  // a blank line between text blocks
         try {
             run(one);
+            header_printed = true;  // commands check every input before they print anything
         } catch (const synperf::error& e) {
             const std::string why = cannot_run_reason(e);
             if (o.json)
                 fmt::print("{}\n", nlohmann::json{{"gpu", names[i]}, {"error", why}}.dump(2));
             else
-                fmt::print("{}: cannot run: {}\n", names[i], why);
+                fmt::print(csv_rows ? stderr : stdout, "{}: cannot run: {}\n", names[i], why);
         }
     }
     if (o.json) fmt::print("]\n");
