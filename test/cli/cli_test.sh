@@ -191,7 +191,16 @@ case "$case" in
     expect_error "divisible by tp" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --tp 3
     expect_error "config expects 6 integers" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --config 64,64,32
     expect_error "BLOCK_SIZE_M/N/K must be powers of two" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --config 48,64,32,8,4,3
-    expect_error "FP8 tensor cores" predict moe --gpu a100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --dtype fp8;;
+    expect_error "FP8 tensor cores" predict moe --gpu a100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 --dtype fp8
+    # A token sweep from a CSV: the sizes the file lacks come from the flags; more tokens never run faster.
+    printf 'tokens\n1\n64\n4096\n' > "$work/tokens.csv"
+    out="$("$synperf" predict moe --gpu h100_sxm --csv "$work/tokens.csv" --hidden 4096 --inter 14336 --experts 8 --topk 2)" \
+      || fail "predict moe --csv"
+    [[ "$(wc -l <<<"$out")" -eq 4 && "$(head -1 <<<"$out")" == gpu,tokens,* ]] || fail "expected header + 3 rows, got: $out"
+    awk -F, 'NR > 2 && $10 < prev { exit 1 } NR > 1 { prev = $10 }' <<<"$out" || fail "latency falls with tokens: $out"
+    printf 'tokens,tp\n1,1\n8,3\n' > "$work/moe_bad.csv"
+    expect_error "moe_bad.csv:3: moe: inter \(14336\) must be divisible by tp \(3\)" predict moe --gpu h100_sxm --csv "$work/moe_bad.csv" \
+      --hidden 4096 --inter 14336 --experts 8 --topk 2;;
   predict_allreduce)
     # Embedded shipped model: no data directory needed.
     out="$(SYNPERF_DATA=/nonexistent "$synperf" predict allreduce --gpu h100_sxm --gpus 8 --bytes 1048576 --json)" || fail "predict allreduce"

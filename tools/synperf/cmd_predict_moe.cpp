@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `synperf predict moe`: one fused-MoE block as SGLang's Triton fused_moe runs it on one rank.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <synperf/cost/mlp_cost.hpp>
+#include <synperf/data/csv.hpp>
 #include <synperf/error.hpp>
 #include <synperf/family/moe.hpp>
 #include <synperf/mlp/format.hpp>
@@ -33,7 +35,9 @@ struct predict_moe_options {
     std::string config;
     std::string remote = "dropped";
     std::string weights;
+    std::string csv;
     bool json = false;
+    bool print_header = true;  ///< CSV output: the header line (only the first GPU of a list prints it)
 };
 
 /// "BM,BN,BK,GROUP_M,warps,stages" -> a config.
@@ -57,12 +61,65 @@ family::moe_kernel_config parse_config(const std::string& text) {
     return {v[0], v[1], v[2], v[3], v[4], v[5]};
 }
 
-void run_predict_moe(const predict_moe_options& o) {
-    const gpu::runtime_gpu g = o.gpu.resolve();
+family::moe_problem problem_of(const predict_moe_options& o) {
     family::moe_problem p{o.tokens, o.hidden, o.inter, o.experts, o.topk, o.tp, o.ep,
                           o.dtype == "fp8" ? family::moe_dtype::fp8 : family::moe_dtype::bf16, std::nullopt};
     if (!o.config.empty()) p.config = parse_config(o.config);
     p.remote = o.remote == "clamped" ? family::moe_remote_slots::clamped_to_expert0 : family::moe_remote_slots::dropped;
+    return p;
+}
+
+/// `--csv FILE`: one MoE block per row. Columns named like the size options (tokens, hidden, inter, experts, topk,
+/// tp, ep) give that row's value; the others come from the flags, so a file of `tokens` alone sweeps one model.
+void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g) {
+    const data::csv_table t = data::csv_table::load(o.csv);
+    const std::array<std::pair<const char*, std::int64_t predict_moe_options::*>, 7> columns{
+        {{"tokens", &predict_moe_options::tokens}, {"hidden", &predict_moe_options::hidden},
+         {"inter", &predict_moe_options::inter}, {"experts", &predict_moe_options::experts},
+         {"topk", &predict_moe_options::topk}, {"tp", &predict_moe_options::tp}, {"ep", &predict_moe_options::ep}}};
+    bool any = false;
+    for (const auto& [name, field] : columns) any = any || t.has_column(name);
+    if (!any) throw load_error(t.source(), 1, 0, "expected a column named tokens, hidden, inter, experts, topk, tp or ep");
+    std::vector<family::moe_problem> problems;
+    std::vector<family::moe_plan> plans;
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        predict_moe_options row = o;
+        for (const auto& [name, field] : columns)
+            if (t.has_column(name)) row.*field = t.positive_integer(r, t.column(name));
+        problems.push_back(problem_of(row));
+        // The plan checks the problem and the GPU before the model is loaded, so either is reported as such.
+        plans.push_back(at_csv_row(t.source(), t.line(r), [&] { return family::moe::plan(problems.back(), g.numbers); }));
+    }
+    auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");
+    mlp::check_compatible(*net, family::moe::name, family::moe::feature_names, o.weights.empty() ? "moe model" : o.weights);
+    const runtime_predictor<family::moe> pred(g.numbers, cost::mlp_cost(net));
+    nlohmann::json rows = nlohmann::json::array();
+    if (!o.json && o.print_header)
+        fmt::print("gpu,tokens,hidden,inter,experts,topk,tp,ep,dtype,latency_us,efficiency,theoretical_us,bottleneck,config\n");
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        const family::moe_problem& p = problems[i];
+        const family::moe_kernel_config& c = plans[i].w13.config;
+        const prediction r = pred.predict(p, "sglang");
+        const std::string config = fmt::format("{}x{}x{}_g{}_w{}_s{}", c.bm, c.bn, c.bk, c.group_m, c.warps, c.stages);
+        if (o.json) {
+            rows.push_back({{"gpu", g.name}, {"tokens", p.tokens}, {"hidden", p.hidden}, {"inter", p.inter}, {"experts", p.experts},
+                            {"topk", p.topk}, {"tp", p.tp}, {"ep", p.ep}, {"dtype", std::string(family::to_string(p.dtype))},
+                            {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
+                            {"bottleneck", r.bottleneck}, {"config", config},
+                            {"warnings", outside_training_range(*net, r.features, r.efficiency)}});
+        } else {
+            fmt::print("{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}\n", g.name, p.tokens, p.hidden, p.inter, p.experts,
+                       p.topk, p.tp, p.ep, family::to_string(p.dtype), r.latency_us, r.efficiency, r.theoretical_us, r.bottleneck,
+                       config);
+        }
+    }
+    if (o.json) fmt::print("{}\n", rows.dump(2));
+}
+
+void run_predict_moe(const predict_moe_options& o) {
+    const gpu::runtime_gpu g = o.gpu.resolve();
+    if (!o.csv.empty()) return run_predict_moe_csv(o, g);
+    const family::moe_problem p = problem_of(o);
     // The plan checks the problem and the GPU before the model is loaded, so either is reported as such.
     const family::moe_plan plan = family::moe::plan(p, g.numbers);
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");
@@ -124,11 +181,11 @@ void add_predict_moe_command(CLI::App& predict) {
     static predict_moe_options o;
     auto* cmd = predict.add_subcommand("moe", "fused MoE block on one rank as SGLang's Triton fused_moe runs it (balanced routing)");
     o.gpu.add_to(*cmd);
-    cmd->add_option("--tokens", o.tokens, "tokens entering the layer")->required();
-    cmd->add_option("--hidden", o.hidden, "hidden size H")->required();
-    cmd->add_option("--inter", o.inter, "full expert intermediate size I (the rank holds I / tp)")->required();
-    cmd->add_option("--experts", o.experts, "total experts E (the rank holds E / ep)")->required();
-    cmd->add_option("--topk", o.topk, "experts per token")->required();
+    cmd->add_option("--tokens", o.tokens, "tokens entering the layer");
+    cmd->add_option("--hidden", o.hidden, "hidden size H");
+    cmd->add_option("--inter", o.inter, "full expert intermediate size I (the rank holds I / tp)");
+    cmd->add_option("--experts", o.experts, "total experts E (the rank holds E / ep)");
+    cmd->add_option("--topk", o.topk, "experts per token");
     cmd->add_option("--tp", o.tp, "MoE tensor-parallel size")->capture_default_str();
     cmd->add_option("--ep", o.ep, "expert-parallel size")->capture_default_str();
     cmd->add_option("--dtype", o.dtype, "bf16 or fp8 (W8A8; 128x128 block scales when H and I / tp are multiples of 128)")
@@ -140,6 +197,8 @@ void add_predict_moe_command(CLI::App& predict) {
                     "current aiconfigurator collector)")
         ->check(CLI::IsMember({"dropped", "clamped"}))
         ->capture_default_str();
+    cmd->add_option("--csv", o.csv,
+                    "CSV whose columns (any of tokens, hidden, inter, experts, topk, tp, ep) give each row's sizes; the flags give the rest");
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->final_callback([] { for_each_listed_gpu(o, run_predict_moe); });
