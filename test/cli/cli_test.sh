@@ -161,7 +161,24 @@ case "$case" in
     expect_error "residual_add: cols must be > 0, got 0" predict elementwise --gpu h100_sxm --op residual_add --rows 8
     expect_error "embedding: vocab must be > 0" predict elementwise --gpu h100_sxm --op embedding --rows 8 --cols 64
     expect_error "unknown GPU 'h900'" predict silu_mul --gpu h900 --tokens 8 --d 64
-    expect_error "no GPU given: pass --gpu NAME" predict elementwise --op residual_add --rows 8 --cols 64;;
+    expect_error "no GPU given: pass --gpu NAME" predict elementwise --op residual_add --rows 8 --cols 64
+    # Token sweeps from a CSV: the sizes the file lacks come from the flags; more tokens never run faster.
+    printf 'tokens\n1\n512\n4096\n' > "$work/tokens.csv"
+    for cmd in "rmsnorm --hidden 8192 --fused-add --kernel flashinfer" "silu_mul --d 14336" \
+               "elementwise --op rope --heads 64 --kv-heads 8 --head-dim 128"; do
+      # shellcheck disable=SC2086
+      out="$("$synperf" predict $cmd --gpu h100_sxm,a100_sxm --csv "$work/tokens.csv")" || fail "predict $cmd --csv"
+      [[ "$(wc -l <<<"$out")" -eq 7 && "$(head -1 <<<"$out")" == gpu,framework,* ]] || fail "$cmd: expected header + 6 rows, got: $out"
+      col="$(head -1 <<<"$out" | tr ',' '\n' | grep -nx latency_us | cut -d: -f1)"
+      awk -F, -v c="$col" 'NR > 1 && $1 == g && $c < prev { exit 1 } NR > 1 { g = $1; prev = $c }' <<<"$out" \
+        || fail "$cmd: latency falls with tokens: $out"
+    done
+    "$synperf" predict silu_mul --gpu h100_sxm --csv "$work/tokens.csv" --d 14336 --json | grep -c '"latency_us"' | grep -qx 3 \
+      || fail "silu_mul --csv --json: expected three rows"
+    printf 'tokens,hidden\n8,4096\n8,0\n' > "$work/norm_bad.csv"
+    expect_error "norm_bad.csv:3: column 'hidden': expected a positive integer, got '0'" predict rmsnorm --gpu h100_sxm --csv "$work/norm_bad.csv"
+    printf 'batch\n8\n' > "$work/no_size.csv"
+    expect_error "no_size.csv:1: expected a column named one of tokens, d" predict silu_mul --gpu h100_sxm --csv "$work/no_size.csv";;
   eval_attention)
     need_data
     for fam in attention_prefill attention_decode; do

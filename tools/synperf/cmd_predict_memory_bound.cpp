@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // `synperf predict rmsnorm | silu_mul | elementwise`: the memory-bound ops of an LLM layer, one shape from flags.
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <synperf/cost/mlp_cost.hpp>
+#include <synperf/data/csv.hpp>
 #include <synperf/family/elementwise.hpp>
 #include <synperf/family/memory_bound.hpp>
 #include <synperf/family/rmsnorm.hpp>
@@ -53,16 +58,105 @@ struct memory_bound_options {
     std::string dtype = "fp16";
     std::string framework;
     std::string weights;
+    std::string csv;
     bool json = false;
+    bool print_header = true;  ///< CSV output: the header line (only the first GPU of a list prints it)
 
-    void add_to(CLI::App& cmd, const std::string& frameworks) {
+    void add_to(CLI::App& cmd, const std::string& frameworks, const std::string& csv_columns) {
         gpu.add_to(cmd);
         cmd.add_option("--dtype", dtype, "activation dtype: bf16, fp16 or fp32")->capture_default_str();
         cmd.add_option("--framework", framework, frameworks);
+        cmd.add_option("--csv", csv, "CSV whose columns (any of " + csv_columns + ") give each row's sizes; the flags give the rest");
         cmd.add_option("--weights", weights, "weights file (default: the embedded shipped model)");
         cmd.add_flag("--json", json, "print JSON");
     }
 };
+
+/// A size a `--csv` column can set: the column's name and how it goes into the options.
+template <class Options>
+struct csv_size {
+    const char* name;
+    const char* alias;  ///< another accepted column name (the option's alias), or nullptr
+    std::function<void(Options&, std::int64_t)> set;
+    std::function<std::int64_t(const Options&)> get;
+    /// The file's column for this size, if it has one.
+    [[nodiscard]] std::optional<std::size_t> column_in(const data::csv_table& t) const {
+        if (t.has_column(name)) return t.column(name);
+        if (alias != nullptr && t.has_column(alias)) return t.column(alias);
+        return std::nullopt;
+    }
+};
+
+template <class Options>
+csv_size<Options> size_column(const char* name, std::int64_t Options::*field, const char* alias = nullptr) {
+    return {name, alias, [field](Options& o, std::int64_t v) { o.*field = v; }, [field](const Options& o) { return o.*field; }};
+}
+
+template <class Options>
+csv_size<Options> size_column(const char* name, int Options::*field, const char* alias = nullptr) {
+    return {name, alias,
+            [field, name](Options& o, std::int64_t v) {
+                if (v > std::numeric_limits<int>::max())
+                    throw invalid_argument(std::string("column '") + name + "': expected at most 2^31 - 1, got " + std::to_string(v));
+                o.*field = static_cast<int>(v);
+            },
+            [field](const Options& o) { return std::int64_t{o.*field}; }};
+}
+
+/// `--csv FILE` of a memory-bound family: each row's sizes from the columns that name them, the rest from the
+/// flags; one CSV line (or JSON object) per row. `problem_of` builds a row's problem and framework.
+template <class F, class Options, class ProblemOf>
+void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& sizes, ProblemOf problem_of,
+                      const mlp::network* embedded) {
+    const gpu::runtime_gpu g = o.gpu.resolve();
+    const data::csv_table t = data::csv_table::load(o.csv);
+    std::string names;
+    bool any = false;
+    for (const auto& c : sizes) {
+        names += (names.empty() ? "" : ", ") + std::string(c.name);
+        any = any || c.column_in(t).has_value();
+    }
+    if (!any) throw load_error(t.source(), 1, 0, "expected a column named one of " + names);
+    std::vector<Options> rows;
+    std::vector<std::pair<typename F::problem_type, std::string>> problems;
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        Options row = o;
+        for (const auto& c : sizes)
+            if (const auto col = c.column_in(t)) at_csv_row(t.source(), t.line(r), [&] { c.set(row, t.positive_integer(r, *col)); });
+        problems.push_back(at_csv_row(t.source(), t.line(r), [&] {
+            auto pf = problem_of(row);
+            (void)F::framework_level(pf.second);
+            (void)F::plan(pf.first, g.numbers);  // checks the shape and the GPU before the model is loaded
+            return pf;
+        }));
+        rows.push_back(std::move(row));
+    }
+    auto net = predict_model(o.weights, embedded, F::name);
+    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights);
+    const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
+    nlohmann::json out = nlohmann::json::array();
+    if (!o.json && o.print_header) {
+        fmt::print("gpu,framework");
+        for (const auto& c : sizes) fmt::print(",{}", c.name);
+        fmt::print(",latency_us,efficiency,theoretical_us,bottleneck\n");
+    }
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        const auto& [p, framework] = problems[i];
+        const prediction r = pred.predict(p, framework);
+        if (o.json) {
+            nlohmann::json row{{"gpu", g.name}, {"family", F::name}, {"framework", framework}};
+            for (const auto& c : sizes) row[c.name] = c.get(rows[i]);
+            row.update(nlohmann::json{{"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
+                                      {"bottleneck", r.bottleneck}, {"warnings", outside_training_range(*net, r.features, r.efficiency)}});
+            out.push_back(std::move(row));
+            continue;
+        }
+        fmt::print("{},{}", g.name, framework);
+        for (const auto& c : sizes) fmt::print(",{}", c.get(rows[i]));
+        fmt::print(",{:.4f},{:.4f},{:.4f},{}\n", r.latency_us, r.efficiency, r.theoretical_us, r.bottleneck);
+    }
+    if (o.json) fmt::print("{}\n", out.dump(2));
+}
 
 /// Predicts one op of family F and prints it; `what` describes the op, `fields` are its JSON inputs.
 template <class F>
@@ -116,9 +210,17 @@ family::rmsnorm_impl parse_rmsnorm_kernel(const std::string& s) {
     throw invalid_argument("synperf: rmsnorm: unknown --kernel '" + s + "'; known: vllm_scalar, vllm_vectorized, flashinfer");
 }
 
+std::pair<family::rmsnorm_problem, std::string> rmsnorm_problem_of(const predict_rmsnorm_options& o) {
+    return {{o.tokens, o.hidden, o.fused_add, element_bytes(o.dtype, "rmsnorm"), parse_rmsnorm_kernel(o.kernel)},
+            o.framework.empty() ? "vllm" : o.framework};
+}
+
 void run_predict_rmsnorm(const predict_rmsnorm_options& o) {
-    const family::rmsnorm_problem p{o.tokens, o.hidden, o.fused_add, element_bytes(o.dtype, "rmsnorm"), parse_rmsnorm_kernel(o.kernel)};
-    const std::string fw = o.framework.empty() ? "vllm" : o.framework;
+    if (!o.csv.empty())
+        return predict_csv_rows<family::rmsnorm>(
+            o, {size_column("tokens", &predict_rmsnorm_options::tokens), size_column("hidden", &predict_rmsnorm_options::hidden)},
+            rmsnorm_problem_of, SYNPERF_CLI_EMBEDDED_RMSNORM);
+    const auto [p, fw] = rmsnorm_problem_of(o);
     predict_and_print<family::rmsnorm>(
         o, p, fw, SYNPERF_CLI_EMBEDDED_RMSNORM,
         fmt::format("{} tokens={} hidden={} {} ({})", p.fused_add ? "fused_add_rms_norm" : "rms_norm", p.tokens, p.hidden, o.dtype,
@@ -133,13 +235,20 @@ struct predict_silu_mul_options : memory_bound_options {
     std::string kernel = "vllm_scalar";
 };
 
-void run_predict_silu_mul(const predict_silu_mul_options& o) {
+std::pair<family::silu_mul_problem, std::string> silu_mul_problem_of(const predict_silu_mul_options& o) {
     family::silu_mul_impl impl = family::silu_mul_impl::vllm_scalar;
     if (o.kernel == "flashinfer") impl = family::silu_mul_impl::flashinfer;
     else if (o.kernel != "vllm_scalar")
         throw invalid_argument("synperf: silu_mul: unknown --kernel '" + o.kernel + "'; known: vllm_scalar, flashinfer");
-    const family::silu_mul_problem p{o.tokens, o.d, element_bytes(o.dtype, "silu_mul"), impl};
-    const std::string fw = o.framework.empty() ? "vllm" : o.framework;
+    return {{o.tokens, o.d, element_bytes(o.dtype, "silu_mul"), impl}, o.framework.empty() ? "vllm" : o.framework};
+}
+
+void run_predict_silu_mul(const predict_silu_mul_options& o) {
+    if (!o.csv.empty())
+        return predict_csv_rows<family::silu_mul>(
+            o, {size_column("tokens", &predict_silu_mul_options::tokens), size_column("d", &predict_silu_mul_options::d)},
+            silu_mul_problem_of, SYNPERF_CLI_EMBEDDED_SILU_MUL);
+    const auto [p, fw] = silu_mul_problem_of(o);
     predict_and_print<family::silu_mul>(
         o, p, fw, SYNPERF_CLI_EMBEDDED_SILU_MUL,
         fmt::format("silu_and_mul tokens={} d={} (input [{}, {}]) {} ({})", p.tokens, p.d, p.tokens, 2 * p.d, o.dtype, o.kernel),
@@ -161,7 +270,7 @@ family::elementwise_kind parse_elementwise_op(const std::string& s) {
     throw invalid_argument("synperf: elementwise: unknown --op '" + s + "'; known: fp8_quantize, residual_add, rope, embedding");
 }
 
-void run_predict_elementwise(const predict_elementwise_options& o) {
+std::pair<family::elementwise_problem, std::string> elementwise_problem_of(const predict_elementwise_options& o) {
     family::elementwise_problem p;
     p.kind = parse_elementwise_op(o.op);
     p.rows = o.rows;
@@ -174,7 +283,20 @@ void run_predict_elementwise(const predict_elementwise_options& o) {
     // FP8 quantize reads bf16 whatever the flag says; the others take the activation dtype.
     p.element_bytes = p.kind == family::elementwise_kind::fp8_quantize ? 2 : element_bytes(o.dtype, "elementwise");
     // Each op's measurements come from one collector: TensorRT-LLM's for the quantize, Vidur's for the rest.
-    const std::string fw = !o.framework.empty() ? o.framework : p.kind == family::elementwise_kind::fp8_quantize ? "trtllm" : "vidur";
+    std::string fw = !o.framework.empty() ? o.framework : p.kind == family::elementwise_kind::fp8_quantize ? "trtllm" : "vidur";
+    return {p, fw};
+}
+
+void run_predict_elementwise(const predict_elementwise_options& o) {
+    using O = predict_elementwise_options;
+    if (!o.csv.empty())
+        return predict_csv_rows<family::elementwise>(
+            o,
+            {size_column("rows", &O::rows, "tokens"), size_column("cols", &O::cols, "hidden"), size_column("heads", &O::heads),
+             size_column("kv_heads", &O::kv_heads), size_column("head_dim", &O::head_dim), size_column("rotary_dim", &O::rotary_dim),
+             size_column("vocab", &O::vocab)},
+            elementwise_problem_of, SYNPERF_CLI_EMBEDDED_ELEMENTWISE);
+    const auto [p, fw] = elementwise_problem_of(o);
     std::string what = fmt::format("elementwise {} rows={}", family::to_string(p.kind), p.rows);
     nlohmann::json fields{{"op", std::string(family::to_string(p.kind))}, {"rows", p.rows}};
     if (p.kind == family::elementwise_kind::rope) {
@@ -200,9 +322,9 @@ void run_predict_elementwise(const predict_elementwise_options& o) {
 void add_predict_memory_bound_commands(CLI::App& predict) {
     static predict_rmsnorm_options rn;
     auto* rms = predict.add_subcommand("rmsnorm", "RMSNorm, plain or fused with the residual add: one CTA per token");
-    rn.add_to(*rms, "vllm (also vidur, sarathi: the collector the model mimics; default vllm)");
-    rms->add_option("--tokens", rn.tokens, "rows (tokens)")->required();
-    rms->add_option("--hidden", rn.hidden, "row length (hidden size)")->required();
+    rn.add_to(*rms, "vllm (also vidur, sarathi: the collector the model mimics; default vllm)", "tokens, hidden");
+    rms->add_option("--tokens", rn.tokens, "rows (tokens)");
+    rms->add_option("--hidden", rn.hidden, "row length (hidden size)");
     rms->add_flag("--fused-add", rn.fused_add, "fused residual add + norm (reads and writes the residual too)");
     rms->add_option("--kernel", rn.kernel, "vllm_scalar, vllm_vectorized or flashinfer")
         ->check(CLI::IsMember({"vllm_scalar", "vllm_vectorized", "flashinfer"}))
@@ -211,20 +333,20 @@ void add_predict_memory_bound_commands(CLI::App& predict) {
 
     static predict_silu_mul_options sm;
     auto* silu = predict.add_subcommand("silu_mul", "SiLU-and-mul of the gated MLP: out = silu(x[:, :d]) * x[:, d:], one CTA per token");
-    sm.add_to(*silu, "vllm (also vidur, sarathi: the collector the model mimics; default vllm)");
-    silu->add_option("--tokens", sm.tokens, "rows (tokens)")->required();
-    silu->add_option("--d,--intermediate", sm.d, "output columns: the intermediate size per tensor-parallel rank (input has 2 d)")
-        ->required();
+    sm.add_to(*silu, "vllm (also vidur, sarathi: the collector the model mimics; default vllm)", "tokens, d");
+    silu->add_option("--tokens", sm.tokens, "rows (tokens)");
+    silu->add_option("--d,--intermediate", sm.d, "output columns: the intermediate size per tensor-parallel rank (input has 2 d)");
     silu->add_option("--kernel", sm.kernel, "vllm_scalar or flashinfer")->check(CLI::IsMember({"vllm_scalar", "flashinfer"}))->capture_default_str();
     silu->final_callback([] { for_each_listed_gpu(sm, run_predict_silu_mul); });
 
     static predict_elementwise_options ew;
     auto* elem = predict.add_subcommand("elementwise", "FP8 quantize, residual add, RoPE or the embedding gather");
-    ew.add_to(*elem, "trtllm or vidur (also vllm, sarathi, torch; default: fp8_quantize trtllm, the others vidur)");
+    ew.add_to(*elem, "trtllm or vidur (also vllm, sarathi, torch; default: fp8_quantize trtllm, the others vidur)",
+              "rows (or tokens), cols (or hidden), heads, kv_heads, head_dim, rotary_dim, vocab");
     elem->add_option("--op", ew.op, "fp8_quantize, residual_add, rope or embedding")
         ->check(CLI::IsMember({"fp8_quantize", "residual_add", "rope", "embedding"}))
         ->required();
-    elem->add_option("--rows,--tokens", ew.rows, "rows (tokens)")->required();
+    elem->add_option("--rows,--tokens", ew.rows, "rows (tokens)");
     elem->add_option("--cols,--hidden", ew.cols, "elements per row (fp8_quantize: k; residual_add, embedding: hidden)");
     elem->add_option("--heads", ew.heads, "rope: query heads per tensor-parallel rank");
     elem->add_option("--kv-heads", ew.kv_heads, "rope: key heads per rank");

@@ -149,6 +149,8 @@ decltype(auto) at_csv_row(const std::string& source, std::size_t line, Check&& c
     if (line == 0) return check();
     try {
         return check();
+    } catch (const load_error&) {
+        throw;  // already names its file and line
     } catch (const synperf::error& e) {
         throw load_error(source, line, 0, cannot_run_reason(e));
     }
