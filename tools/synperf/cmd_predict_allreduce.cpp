@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// `synperf predict allreduce`: one collective on the built-in node of a GPU (or a node built from flags).
+// `synperf predict allreduce`: collectives on the built-in node of a GPU or a node built from flags (one, or a CSV).
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// `synperf predict fp8_linear`: one FP8 linear layer (dynamic activation quantization + FP8 GEMM) as TensorRT-LLM
-// or SGLang runs it.
+// `synperf predict fp8_linear`: FP8 linear layers (dynamic activation quantization + FP8 GEMM) as TensorRT-LLM
+// or SGLang runs them (one from flags, or a CSV of m,n,k).
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// `synperf predict gemm_fp8`: one FP8 GEMM as vLLM's CUTLASS scaled_mm runs it.
+// `synperf predict gemm_fp8`: FP8 GEMMs as vLLM's CUTLASS scaled_mm runs them (one from flags, or a CSV of m,n,k).
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// `synperf predict rmsnorm | silu_mul | elementwise`: the memory-bound ops of an LLM layer, one shape from flags.
+// `synperf predict rmsnorm | silu_mul | elementwise`: the memory-bound ops of an LLM layer, one shape from flags or a
+// CSV of shapes.
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>

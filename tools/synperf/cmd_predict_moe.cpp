@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// `synperf predict moe`: one fused-MoE block as SGLang's Triton fused_moe runs it on one rank.
+// `synperf predict moe`: fused-MoE blocks as SGLang's Triton fused_moe runs them on one rank (one from flags, or a CSV).
 #include <array>
 #include <cstdint>
 #include <memory>
