@@ -135,7 +135,19 @@ case "$case" in
     expect_error "2 query lengths but 1 KV lengths" predict attention --phase prefill --gpu h100_sxm --heads 8 --head-dim 128 --q-lens 4,5 --kv-lens 9
     expect_error "must be > 0" predict attention --phase decode --gpu h100_sxm --heads 8 --head-dim 128 --batch 0 --seq 16
     expect_error "query length must be in 1" predict attention --phase prefill --gpu h100_sxm --heads 8 --head-dim 128 --q-lens 0,4
-    expect_error "fa3.*(does not|not support|supports)" predict attention --phase prefill --gpu b200_sxm --kernel fa3 --heads 8 --head-dim 128 --batch 1 --seq 64;;
+    expect_error "fa3.*(does not|not support|supports)" predict attention --phase prefill --gpu b200_sxm --kernel fa3 --heads 8 --head-dim 128 --batch 1 --seq 64
+    # Uniform batches from a CSV: longer caches never decode faster.
+    printf 'batch,seq\n8,1024\n8,4096\n8,16384\n' > "$work/batches.csv"
+    for phase in prefill decode; do
+      out="$("$synperf" predict attention --phase "$phase" --gpu h100_sxm,l40s --framework trtllm --heads 32 --kv-heads 8 \
+        --head-dim 128 --causal --csv "$work/batches.csv")" || fail "predict attention --phase $phase --csv"
+      [[ "$(wc -l <<<"$out")" -eq 7 && "$(head -1 <<<"$out")" == gpu,framework,phase,* ]] || fail "$phase: expected header + 6 rows: $out"
+      awk -F, 'NR > 1 && $1 == g && $10 < prev { exit 1 } NR > 1 { g = $1; prev = $10 }' <<<"$out" || fail "$phase: faster with longer KV: $out"
+    done
+    printf 'batch,seq,kv_heads\n1,64,8\n1,64,7\n' > "$work/attn_bad.csv"
+    expect_error "attn_bad.csv:3: attention: heads \(32\) must be a multiple of kv_heads \(7\)" predict attention --phase decode \
+      --gpu h100_sxm --heads 32 --head-dim 128 --csv "$work/attn_bad.csv"
+    expect_error "drop --q-lens/--kv-lens" predict attention --gpu h100_sxm --heads 8 --head-dim 128 --q-lens 4 --csv "$work/batches.csv";;
   predict_memory_bound)
     # Embedded shipped models: no data directory needed.
     out="$(SYNPERF_DATA=/nonexistent "$synperf" predict rmsnorm --gpu h100_sxm --tokens 4096 --hidden 5120 --json)" || fail "predict rmsnorm"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// `synperf predict attention`: one prefill or decode attention op of a (possibly ragged) batch.
+// `synperf predict attention`: one prefill or decode attention op of a (possibly ragged) batch, or a CSV of
+// uniform batches.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <synperf/cost/mlp_cost.hpp>
+#include <synperf/data/csv.hpp>
 #include <synperf/data/attention_rows.hpp>
 #include <synperf/family/attention.hpp>
 #include <synperf/mlp/format.hpp>
@@ -39,7 +41,9 @@ struct predict_attention_options {
     std::string kv_dtype = "bf16";
     bool no_preprocess = false;
     std::string weights;
+    std::string csv;
     bool json = false;
+    bool print_header = true;  ///< CSV output: the header line (only the first GPU of a list prints it)
 };
 
 std::shared_ptr<const mlp::network> attention_model(at::phase stage, const std::string& weights) {
@@ -134,8 +138,66 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
                    at::to_string(plan.implementation));
 }
 
+/// `--csv FILE`: one uniform batch per row. Columns named like the size options (batch, seq, heads, kv_heads,
+/// head_dim, window) give that row's value; the flags give the rest and the phase, framework and dtype.
+template <class F>
+void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu& g) {
+    using O = predict_attention_options;
+    const std::vector<csv_size<O>> sizes{size_column("batch", &O::batch),       size_column("seq", &O::seq),
+                                         size_column("heads", &O::heads),       size_column("kv_heads", &O::kv_heads),
+                                         size_column("head_dim", &O::head_dim), size_column("window", &O::window)};
+    const data::csv_table t = data::csv_table::load(o.csv);
+    bool any = false;
+    for (const auto& c : sizes) any = any || c.column_in(t).has_value();
+    if (!any) throw load_error(t.source(), 1, 0, "expected a column named one of batch, seq, heads, kv_heads, head_dim, window");
+    std::vector<O> rows;
+    std::vector<at::attention_problem> problems;
+    std::vector<at::attention_plan> plans;
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        O row = o;
+        for (const auto& c : sizes)
+            if (const auto col = c.column_in(t)) at_csv_row(t.source(), t.line(r), [&] { c.set(row, t.positive_integer(r, *col)); });
+        problems.push_back(at_csv_row(t.source(), t.line(r), [&] { return make_problem(row); }));
+        plans.push_back(at_csv_row(t.source(), t.line(r), [&] {
+            F::validate(problems.back());
+            return F::plan(problems.back(), g.numbers);
+        }));
+        rows.push_back(std::move(row));
+    }
+    auto net = attention_model(problems.empty() ? at::phase::prefill : problems.front().stage, o.weights);
+    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights);
+    const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
+    nlohmann::json out = nlohmann::json::array();
+    if (!o.json && o.print_header)
+        fmt::print("gpu,framework,phase,batch,seq,heads,kv_heads,head_dim,window,latency_us,efficiency,theoretical_us,bottleneck,"
+                   "implementation\n");
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        const at::attention_problem& p = problems[i];
+        const prediction r = pred.predict(p, o.framework);
+        const std::string impl(at::to_string(plans[i].implementation));
+        if (o.json) {
+            out.push_back({{"gpu", g.name}, {"family", F::name}, {"framework", o.framework}, {"batch", rows[i].batch},
+                           {"seq", rows[i].seq}, {"heads", p.heads}, {"kv_heads", p.kv_heads}, {"head_dim", p.head_dim},
+                           {"window", p.window}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
+                           {"theoretical_us", r.theoretical_us}, {"bottleneck", r.bottleneck}, {"implementation", impl},
+                           {"warnings", outside_training_range(*net, r.features, r.efficiency)}});
+            continue;
+        }
+        fmt::print("{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}\n", g.name, o.framework, at::to_string(p.stage), rows[i].batch,
+                   rows[i].seq, p.heads, p.kv_heads, p.head_dim, p.window, r.latency_us, r.efficiency, r.theoretical_us,
+                   r.bottleneck, impl);
+    }
+    if (o.json) fmt::print("{}\n", out.dump(2));
+}
+
 void run_predict_attention(const predict_attention_options& o) {
     const gpu::runtime_gpu g = o.gpu.resolve();
+    if (!o.csv.empty()) {
+        if (!o.q_lens.empty() || !o.kv_lens.empty())
+            throw invalid_argument("synperf: predict attention: --csv rows are uniform batches (columns batch, seq); drop --q-lens/--kv-lens");
+        if (o.phase == "decode") return predict_csv_rows<family::attention_decode>(o, g);
+        return predict_csv_rows<family::attention_prefill>(o, g);
+    }
     const at::attention_problem p = make_problem(o);
     if (p.stage == at::phase::prefill) predict_with<family::attention_prefill>(o, g, p);
     else predict_with<family::attention_decode>(o, g, p);
@@ -154,9 +216,9 @@ void add_predict_attention_command(CLI::App& predict) {
     cmd->add_option("--kernel", o.kernel, "force an implementation: fa3, fa2, flashinfer, trtllm, triton (default: the framework's)")
         ->check(CLI::IsMember({"auto", "fa3", "fa2", "flashinfer", "trtllm", "triton"}))
         ->capture_default_str();
-    cmd->add_option("--heads", o.heads, "query heads (per GPU)")->required();
+    cmd->add_option("--heads", o.heads, "query heads (per GPU)");
     cmd->add_option("--kv-heads", o.kv_heads, "KV heads (default: --heads, i.e. MHA)");
-    cmd->add_option("--head-dim", o.head_dim, "head dimension")->required();
+    cmd->add_option("--head-dim", o.head_dim, "head dimension");
     cmd->add_option("--v-head-dim", o.v_head_dim, "V head dimension (default: --head-dim)");
     cmd->add_option("--q-lens", o.q_lens, "query tokens per request, comma separated (prefill)")->delimiter(',');
     cmd->add_option("--kv-lens", o.kv_lens, "KV tokens per request, comma separated (default for prefill: --q-lens)")->delimiter(',');
@@ -167,6 +229,9 @@ void add_predict_attention_command(CLI::App& predict) {
     cmd->add_option("--kv-dtype", o.kv_dtype, "bf16 or fp8")->check(CLI::IsMember({"bf16", "fp8"}))->capture_default_str();
     cmd->add_option("--page-size", o.page_size, "paged KV tokens per page")->capture_default_str();
     cmd->add_flag("--no-preprocess", o.no_preprocess, "leave out the op's pre-processing kernels (RoPE + KV write / KV store)");
+    cmd->add_option("--csv", o.csv,
+                    "CSV of uniform batches: columns (any of batch, seq, heads, kv_heads, head_dim, window) give each row's sizes; "
+                    "the flags give the rest");
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->final_callback([] { for_each_listed_gpu(o, run_predict_attention); });

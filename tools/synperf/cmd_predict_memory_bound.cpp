@@ -2,10 +2,7 @@
 // `synperf predict rmsnorm | silu_mul | elementwise`: the memory-bound ops of an LLM layer, one shape from flags or a
 // CSV of shapes.
 #include <cstdint>
-#include <functional>
-#include <limits>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,37 +69,6 @@ struct memory_bound_options {
         cmd.add_flag("--json", json, "print JSON");
     }
 };
-
-/// A size a `--csv` column can set: the column's name and how it goes into the options.
-template <class Options>
-struct csv_size {
-    const char* name;
-    const char* alias;  ///< another accepted column name (the option's alias), or nullptr
-    std::function<void(Options&, std::int64_t)> set;
-    std::function<std::int64_t(const Options&)> get;
-    /// The file's column for this size, if it has one.
-    [[nodiscard]] std::optional<std::size_t> column_in(const data::csv_table& t) const {
-        if (t.has_column(name)) return t.column(name);
-        if (alias != nullptr && t.has_column(alias)) return t.column(alias);
-        return std::nullopt;
-    }
-};
-
-template <class Options>
-csv_size<Options> size_column(const char* name, std::int64_t Options::*field, const char* alias = nullptr) {
-    return {name, alias, [field](Options& o, std::int64_t v) { o.*field = v; }, [field](const Options& o) { return o.*field; }};
-}
-
-template <class Options>
-csv_size<Options> size_column(const char* name, int Options::*field, const char* alias = nullptr) {
-    return {name, alias,
-            [field, name](Options& o, std::int64_t v) {
-                if (v > std::numeric_limits<int>::max())
-                    throw invalid_argument(std::string("column '") + name + "': expected at most 2^31 - 1, got " + std::to_string(v));
-                o.*field = static_cast<int>(v);
-            },
-            [field](const Options& o) { return std::int64_t{o.*field}; }};
-}
 
 /// `--csv FILE` of a memory-bound family: each row's sizes from the columns that name them, the rest from the
 /// flags; one CSV line (or JSON object) per row. `problem_of` builds a row's problem and framework.

@@ -6,7 +6,10 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -140,6 +143,37 @@ inline std::string cannot_run_reason(const synperf::error& e) {
     std::string_view why = e.what();
     if (why.starts_with("synperf: ")) why.remove_prefix(9);
     return std::string(why);
+}
+
+/// A size a `--csv` column can set: the column's name and how it goes into the options.
+template <class Options>
+struct csv_size {
+    const char* name;
+    const char* alias;  ///< another accepted column name (the option's alias), or nullptr
+    std::function<void(Options&, std::int64_t)> set;
+    std::function<std::int64_t(const Options&)> get;
+    /// The file's column for this size, if it has one.
+    [[nodiscard]] std::optional<std::size_t> column_in(const data::csv_table& t) const {
+        if (t.has_column(name)) return t.column(name);
+        if (alias != nullptr && t.has_column(alias)) return t.column(alias);
+        return std::nullopt;
+    }
+};
+
+template <class Options>
+csv_size<Options> size_column(const char* name, std::int64_t Options::*field, const char* alias = nullptr) {
+    return {name, alias, [field](Options& o, std::int64_t v) { o.*field = v; }, [field](const Options& o) { return o.*field; }};
+}
+
+template <class Options>
+csv_size<Options> size_column(const char* name, int Options::*field, const char* alias = nullptr) {
+    return {name, alias,
+            [field, name](Options& o, std::int64_t v) {
+                if (v > std::numeric_limits<int>::max())
+                    throw invalid_argument(std::string("column '") + name + "': expected at most 2^31 - 1, got " + std::to_string(v));
+                o.*field = static_cast<int>(v);
+            },
+            [field](const Options& o) { return std::int64_t{o.*field}; }};
 }
 
 /// Runs `check` on the problem of one `--csv` row: an error it throws is reported at the row's file and line
