@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include <synperf/cost/mlp_cost.hpp>
-#include <synperf/data/csv.hpp>
 #include <synperf/data/attention_rows.hpp>
+#include <synperf/data/csv.hpp>
 #include <synperf/family/attention.hpp>
 #include <synperf/mlp/format.hpp>
 #include <synperf/predictor/predictor.hpp>
@@ -145,7 +145,7 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
     using O = predict_attention_options;
     const std::vector<csv_size<O>> sizes{size_column("batch", &O::batch),       size_column("seq", &O::seq),
                                          size_column("heads", &O::heads),       size_column("kv_heads", &O::kv_heads),
-                                         size_column("head_dim", &O::head_dim), size_column("window", &O::window)};
+                                         size_column("head_dim", &O::head_dim), size_column("window", &O::window, nullptr, true)};
     const data::csv_table t = data::csv_table::load(o.csv);
     bool any = false;
     for (const auto& c : sizes) any = any || c.column_in(t).has_value();
@@ -156,7 +156,7 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
     for (std::size_t r = 0; r < t.rows(); ++r) {
         O row = o;
         for (const auto& c : sizes)
-            if (const auto col = c.column_in(t)) at_csv_row(t.source(), t.line(r), [&] { c.set(row, t.positive_integer(r, *col)); });
+            if (const auto col = c.column_in(t)) at_csv_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
         problems.push_back(at_csv_row(t.source(), t.line(r), [&] { return make_problem(row); }));
         plans.push_back(at_csv_row(t.source(), t.line(r), [&] {
             F::validate(problems.back());

@@ -150,6 +150,7 @@ template <class Options>
 struct csv_size {
     const char* name;
     const char* alias;  ///< another accepted column name (the option's alias), or nullptr
+    bool zero_allowed;  ///< 0 is a value (a window of 0: none), not a missing size
     std::function<void(Options&, std::int64_t)> set;
     std::function<std::int64_t(const Options&)> get;
     /// The file's column for this size, if it has one.
@@ -158,16 +159,21 @@ struct csv_size {
         if (alias != nullptr && t.has_column(alias)) return t.column(alias);
         return std::nullopt;
     }
+    /// Row `r`'s value of this size from column `col`.
+    [[nodiscard]] std::int64_t read(const data::csv_table& t, std::size_t r, std::size_t col) const {
+        return zero_allowed ? t.non_negative_integer(r, col) : t.positive_integer(r, col);
+    }
 };
 
 template <class Options>
-csv_size<Options> size_column(const char* name, std::int64_t Options::*field, const char* alias = nullptr) {
-    return {name, alias, [field](Options& o, std::int64_t v) { o.*field = v; }, [field](const Options& o) { return o.*field; }};
+csv_size<Options> size_column(const char* name, std::int64_t Options::*field, const char* alias = nullptr, bool zero_allowed = false) {
+    return {name, alias, zero_allowed, [field](Options& o, std::int64_t v) { o.*field = v; },
+            [field](const Options& o) { return o.*field; }};
 }
 
 template <class Options>
 csv_size<Options> size_column(const char* name, int Options::*field, const char* alias = nullptr) {
-    return {name, alias,
+    return {name, alias, false,
             [field, name](Options& o, std::int64_t v) {
                 if (v > std::numeric_limits<int>::max())
                     throw invalid_argument(std::string("column '") + name + "': expected at most 2^31 - 1, got " + std::to_string(v));
