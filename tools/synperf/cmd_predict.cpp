@@ -77,15 +77,9 @@ void run_predict_gemm(const predict_gemm_options& o) {
 
     std::vector<family::gemm_problem> problems;
     std::vector<std::size_t> lines;
-    if (!o.csv.empty()) {
-        for (const mnk_row& r : read_mnk_csv(o.csv)) {
-            problems.push_back({r.m, r.n, r.k, parse_dtype(o.dtype), o.reuse_distance});
-            lines.push_back(r.line);
-        }
-    } else {
-        if (o.m == 0 && o.n == 0 && o.k == 0) throw invalid_argument("synperf: predict gemm: give --m, --n and --k, or --csv FILE");
-        problems.push_back({o.m, o.n, o.k, parse_dtype(o.dtype), o.reuse_distance});
-        lines.push_back(0);
+    for (const mnk_row& s : mnk_shapes(o, "gemm")) {
+        problems.push_back({s.m, s.n, s.k, parse_dtype(o.dtype), o.reuse_distance});
+        lines.push_back(s.line);
     }
     for (std::size_t i = 0; i < problems.size(); ++i) at_csv_row(o.csv, lines[i], [&] { family::gemm::validate(problems[i]); });
     // Inputs are checked before the model is loaded, so a bad shape is reported as such.

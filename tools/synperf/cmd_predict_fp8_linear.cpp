@@ -79,15 +79,9 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
     const family::fp8_linear_framework fw = family::fp8_linear::parse_framework(o.framework);
     std::vector<family::fp8_linear_problem> problems;
     std::vector<std::size_t> lines;
-    if (!o.csv.empty()) {
-        for (const mnk_row& r : read_mnk_csv(o.csv)) {
-            problems.push_back({r.m, r.n, r.k, fw, o.reuse_distance});
-            lines.push_back(r.line);
-        }
-    } else {
-        if (o.m == 0 && o.n == 0 && o.k == 0) throw invalid_argument("synperf: predict fp8_linear: give --m, --n and --k, or --csv FILE");
-        problems.push_back({o.m, o.n, o.k, fw, o.reuse_distance});
-        lines.push_back(0);
+    for (const mnk_row& s : mnk_shapes(o, "fp8_linear")) {
+        problems.push_back({s.m, s.n, s.k, fw, o.reuse_distance});
+        lines.push_back(s.line);
     }
     // The plans check the shapes and the GPU before the model is loaded, so either is reported as such.
     std::vector<family::fp8_linear_plan> plans;

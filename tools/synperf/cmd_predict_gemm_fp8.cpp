@@ -63,15 +63,9 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
     const gpu::runtime_gpu g = o.gpu.resolve();
     std::vector<family::gemm_fp8_problem> problems;
     std::vector<std::size_t> lines;
-    if (!o.csv.empty()) {
-        for (const mnk_row& r : read_mnk_csv(o.csv)) {
-            problems.push_back({r.m, r.n, r.k});
-            lines.push_back(r.line);
-        }
-    } else {
-        if (o.m == 0 && o.n == 0 && o.k == 0) throw invalid_argument("synperf: predict gemm_fp8: give --m, --n and --k, or --csv FILE");
-        problems.push_back({o.m, o.n, o.k});
-        lines.push_back(0);
+    for (const mnk_row& s : mnk_shapes(o, "gemm_fp8")) {
+        problems.push_back({s.m, s.n, s.k});
+        lines.push_back(s.line);
     }
     // The plans check the shapes and the GPU before the model is loaded, so either is reported as such.
     std::vector<family::gemm_fp8_config> configs;

@@ -127,9 +127,16 @@ struct mnk_row {
     std::size_t line = 0;
 };
 
-/// The rows of such a file: columns m, n, k (positive integers; a bad field is reported with its file and line).
-inline std::vector<mnk_row> read_mnk_csv(const std::string& path) {
-    const data::csv_table t = data::csv_table::load(path);
+/// The shapes a GEMM-like `predict` command runs: every row of its `--csv` file (columns m, n, k, positive integers; a
+/// bad field is reported with its file and line), else the one shape of its `--m --n --k` flags (line 0).
+template <class Options>
+std::vector<mnk_row> mnk_shapes(const Options& o, std::string_view command) {
+    if (o.csv.empty()) {
+        if (o.m == 0 && o.n == 0 && o.k == 0)
+            throw invalid_argument(fmt::format("synperf: predict {}: give --m, --n and --k, or --csv FILE", command));
+        return {{o.m, o.n, o.k, 0}};
+    }
+    const data::csv_table t = data::csv_table::load(o.csv);
     const std::size_t cm = t.column("m"), cn = t.column("n"), ck = t.column("k");
     std::vector<mnk_row> out;
     for (std::size_t r = 0; r < t.rows(); ++r)
