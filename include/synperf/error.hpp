@@ -2,6 +2,7 @@
 #pragma once
 /// \file Exceptions thrown for bad input at run time.
 #include <cstddef>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -50,6 +51,14 @@ namespace detail {
 /// Every run-time throw goes through here; deliberately not constexpr, so a failed check
 /// inside a constant expression becomes a compile error that points at the message.
 [[noreturn]] inline void report_error(const std::string& what) { throw invalid_argument("synperf: " + what); }
+
+/// A large count for a message, in three significant digits ("4.61e+18"): std::to_string of a double prints
+/// every integer digit and six decimals.
+[[nodiscard]] inline std::string approx(double count) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", count);
+    return buf;
+}
 }  // namespace detail
 
 }  // namespace synperf

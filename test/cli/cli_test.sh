@@ -71,14 +71,59 @@ case "$case" in
     expect_error "'99999999999999999999' is out of the 64-bit integer range" predict gemm --gpu h100_sxm --m 8 --n 99999999999999999999 --k 8
     # strtoll(…, 0) would read these as octal 8 and hex 16: integers are decimal only.
     expect_error "expected a decimal integer, got '010'" predict gemm --gpu h100_sxm --m 010 --n 8 --k 8
-    expect_error "expected a decimal integer, got '0x20'" predict attention --phase decode --gpu h100_sxm --heads 8 --kv-heads 8 --head-dim 128 --kv-lens 64,0x20
+    expect_error "expected comma-separated integers, got '64,0x20' \(element 2: '0x20'\)" predict attention --phase decode --gpu h100_sxm --heads 8 --kv-heads 8 --head-dim 128 --kv-lens 64,0x20
     expect_error "must be <= 2\^31" predict gemm --gpu h100_sxm --m 8 --n 8 --k 4294967296
     expect_error "unknown key 'dram_gbs'" predict gemm --gpu h100_sxm --set dram_gbs=1 --m 8 --n 8 --k 8
     printf 'm,n,k\n1,2\n' > "$work/bad.csv"
     expect_error "bad.csv:2: expected 3 fields, got 2" predict gemm --gpu h100_sxm --csv "$work/bad.csv"
     printf 'synperf-mlp 9\n' > "$work/bad.mlp"
     expect_error "bad.mlp:1" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --weights "$work/bad.mlp"
-    expect_error "reuse_distance_bytes must be finite and >= 0" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --reuse-distance -1;;
+    expect_error "reuse_distance_bytes must be finite and >= 0" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --reuse-distance -1
+    # Lists: an empty element is an error, not a shorter list.
+    expect_error "synperf: --q-lens: expected comma-separated integers, got '1,,3' \(element 2: ''\)" \
+      predict attention --gpu h100_sxm --heads 32 --kv-heads 8 --head-dim 128 --q-lens 1,,3
+    expect_error "synperf: --config: .*element 7" predict moe --gpu h100_sxm --tokens 4 --hidden 4096 --inter 14336 --experts 8 --topk 2 \
+      --config 64,64,32,8,4,3,
+    # Sizes no GPU holds are refused before any arithmetic can overflow.
+    expect_error "heads must be in 1..65536" predict elementwise --gpu h100_sxm --op rope --rows 1 --heads 2147483647 --kv-heads 1 --head-dim 2
+    expect_error "heads must be in 1..65536" predict attention --gpu h100_sxm --heads 2147483647 --kv-heads 1 --head-dim 128 --batch 1 --seq 1
+    expect_error "expert weights, 5.4e\+16 elements, exceed 2\^40" predict moe --gpu h100_sxm --tokens 16 --hidden 1048576 \
+      --inter 4194304 --experts 4096 --topk 8
+    expect_error "silu_mul: the input of tokens x 2d = .* exceeds 2\^40" predict silu_mul --gpu h100_sxm --tokens 2147483647 --d 16777216
+    expect_error "rmsnorm: tokens x hidden = .* exceeds 2\^40" predict rmsnorm --gpu h100_sxm --tokens 2147483647 --hidden 1048576
+    expect_error "fp8_quantize: the kernel reads bf16, got --dtype fp32" predict elementwise --gpu h100_sxm --op fp8_quantize --rows 1 --cols 8 --dtype fp32
+    expect_error "unknown --dtype 'garbage'" predict elementwise --gpu h100_sxm --op fp8_quantize --rows 1 --cols 8 --dtype garbage
+    # A list of GPUs none of which can run the op fails after saying why for each.
+    expect_error "none of the 2 listed GPUs can run this" predict gemm --gpu h100_sxm,a100_sxm --m 2147483647 --n 2147483647 --k 1
+    # CSV files: unknown, repeated or conflicting columns, no rows, flags and a file at once.
+    printf 'tokens,expert\n16,8\n' > "$work/typo.csv"
+    expect_error "typo.csv:1: unknown column 'expert' for predict moe; known: tokens, hidden" \
+      predict moe --gpu h100_sxm --hidden 4096 --inter 14336 --experts 8 --topk 2 --csv "$work/typo.csv"
+    printf 'm,m,n,k\n1,2,64,64\n' > "$work/twice.csv"
+    expect_error "twice.csv:1: column 'm' appears twice \(columns 1 and 2\)" predict gemm --gpu h100_sxm --csv "$work/twice.csv"
+    printf 'tokens,rows,cols\n16,16,4096\n' > "$work/alias.csv"
+    expect_error "columns 'rows' and 'tokens' name the same size" predict elementwise --gpu h100_sxm --op residual_add --csv "$work/alias.csv"
+    printf 'm,n,k\n\n' > "$work/header_only.csv"
+    expect_error "header_only.csv:1: expected at least one data row" predict gemm --gpu h100_sxm --csv "$work/header_only.csv"
+    printf 'm,n,k\n8,8,8\n' > "$work/one.csv"
+    expect_error "give --m, --n and --k, or --csv FILE, not both" predict gemm --gpu h100_sxm --m 5 --csv "$work/one.csv"
+    # Weights: an efficiency floor of 0 (a latency without bound), framework levels renamed or reordered.
+    sed 's/^efficiency .*/efficiency 0 1/' "$src/models/gemm.mlp" > "$work/eff0.mlp"
+    expect_error "eff0.mlp:[0-9]+:12: efficiency range minimum 0 is outside \[1e-9, 1\]" \
+      predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --weights "$work/eff0.mlp"
+    sed 's/^categorical framework 2 trtllm torch/categorical framework 2 torch trtllm/' "$src/models/gemm.mlp" > "$work/swapped.mlp"
+    expect_error "weights have framework levels 'torch trtllm', family 'gemm' expects 'trtllm torch'" \
+      predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --weights "$work/swapped.mlp"
+    # Nodes: P2P groups must tile the node, node sizes are checked.
+    expect_error "p2p_group_size \(3\) must divide gpus_per_node \(8\)" \
+      predict allreduce --gpu l40s --gpus 4 --bytes 1048576 --topology pcie --p2p-group 3 --host-bridge-gbps 16
+    expect_error "gpus-per-node: Value -5 not in range 1 to 1024" \
+      predict allreduce --gpu h100_sxm --gpus 4 --bytes 1048576 --topology nvswitch --gpus-per-node -5
+    # GPU specs: a display name is one printable line; a UTF-8 byte-order mark is not part of the first key.
+    expect_error "expected printable text, got a control character \\(code 10\\)" predict gemm --gpu h100_sxm --set "display_name=$(printf 'a\nb')" --m 8 --n 8 --k 8
+    printf '\xef\xbb\xbfname = bom_gpu\nbase = h100_sxm\n' > "$work/bom.spec"
+    "$synperf" predict gemm --gpu-spec "$work/bom.spec" --m 8 --n 8 --k 8 | grep -q "on bom_gpu" || fail "a spec file with a BOM"
+    expect_error "train --out .*: the folder .* does not exist" train rmsnorm --out "$work/no/such/dir/x.mlp";;
   train_smoke)
     need_data
     "$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --hidden 32,16 --out "$work/smoke.mlp" || fail "train"
@@ -190,7 +235,7 @@ case "$case" in
     printf 'tokens,hidden\n8,4096\n8,0\n' > "$work/norm_bad.csv"
     expect_error "norm_bad.csv:3: column 'hidden': expected a positive integer, got '0'" predict rmsnorm --gpu h100_sxm --csv "$work/norm_bad.csv"
     printf 'batch\n8\n' > "$work/no_size.csv"
-    expect_error "no_size.csv:1: expected a column named one of tokens, d" predict silu_mul --gpu h100_sxm --csv "$work/no_size.csv";;
+    expect_error "no_size.csv:1: unknown column 'batch' for predict silu_mul; known: tokens, d" predict silu_mul --gpu h100_sxm --csv "$work/no_size.csv";;
   eval_attention)
     need_data
     for fam in attention_prefill attention_decode; do

@@ -31,7 +31,21 @@ case "$case" in
       e2e --model llama-3.1-8b --gpu l4 --batch 64 --prompt-len 4096 --decode-steps 128
     expect_error "bad_syntax.json:5: expected ',' or '\}'" e2e --model "$src/test/data/e2e/bad_syntax.json" --gpu h100_sxm --prompt-lens 1
     expect_error "prompt length of request 1 must be in 1..2\^24, got 0" e2e --model qwen2.5-14b --gpu h100_sxm --prompt-lens 100,0
-    expect_error "give --prompt-lens, or --batch and --prompt-len" e2e --model qwen2.5-14b --gpu h100_sxm;;
+    expect_error "give --prompt-lens, or --batch and --prompt-len" e2e --model qwen2.5-14b --gpu h100_sxm
+    # A batch no server holds is refused before the prompts are listed (a billion of them would take gigabytes).
+    expect_error "e2e: --batch must be at most 65536, got 1000000000" e2e --model qwen2.5-14b --gpu h100_sxm --batch 1000000000 --prompt-len 10
+    expect_error "synperf: --prompt-lens: expected comma-separated integers, got '1,,2'" e2e --model qwen2.5-14b --gpu h100_sxm --prompt-lens 1,,2
+    # config.json integers are checked against the int the model holds, not wrapped.
+    sed 's/"num_hidden_layers": [0-9]*/"num_hidden_layers": 4294967328/' "$src/test/data/e2e/mixtral-8x7b.json" > "$work/wrap.json"
+    expect_error "wrap.json:[0-9]+: expected at most 2147483647 for \"num_hidden_layers\", got 4294967328" \
+      e2e --model "$work/wrap.json" --gpu h100_sxm --prompt-lens 10
+    sed 's/"tie_word_embeddings": [a-z]*/"tie_word_embeddings": "yes"/' "$src/test/data/e2e/mixtral-8x7b.json" > "$work/tie.json"
+    expect_error "expected true or false for \"tie_word_embeddings\"" e2e --model "$work/tie.json" --gpu h100_sxm --prompt-lens 10
+    # Development sets: an error names its case; measured times must be positive.
+    printf '{"cases": []}' > "$work/empty_dev.json"
+    expect_error "empty_dev.json: expected at least one case" e2e --dev-set "$work/empty_dev.json"
+    printf '{"cases": [{"gpu": "H800", "model": "qwen2.5-14b"}]}' > "$work/short_dev.json"
+    expect_error "short_dev.json: case 1 \(H800, qwen2.5-14b\): expected field \"model_params\"" e2e --dev-set "$work/short_dev.json";;
   e2e_predict)
     out="$("$synperf" e2e --model qwen2.5-14b --gpu h800 --framework sglang --attention flashinfer \
             --prompt-lens 2648,3740,3761 --decode-steps 5 --json 2>&1)"; rc=$?

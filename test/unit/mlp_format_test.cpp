@@ -499,17 +499,21 @@ TEST_CASE("mlp format: the efficiency range is optional, read and written back b
     CHECK(synperf::mlp::to_text(net) == text);
     check_same(net, synperf::mlp::parse_mlp(synperf::mlp::to_text(net), "back.mlp"));
     // A one-sided range is a range too.
-    CHECK(synperf::mlp::parse_mlp(replace_line(9, "efficiency 0 0.5\nlayers 2\n"), "m.mlp").has_efficiency_range());
+    CHECK(synperf::mlp::parse_mlp(replace_line(9, "efficiency 1e-9 0.5\nlayers 2\n"), "m.mlp").has_efficiency_range());
 
     const malformed_file cases[] = {
         {"no values", replace_line(9, "efficiency\nlayers 2\n"), "bad.mlp:9: 'efficiency' needs a minimum and a maximum, got nothing"},
         {"not a number", replace_line(9, "efficiency low 1\nlayers 2\n"),
          "bad.mlp:9:12: efficiency range minimum: expected a number, got 'low'"},
         {"negative minimum", replace_line(9, "efficiency -0.5 1\nlayers 2\n"),
-         "bad.mlp:9:12: efficiency range minimum -0.5 is outside [0, 1]"},
+         "bad.mlp:9:12: efficiency range minimum -0.5 is outside [1e-9, 1]"},
+        {"zero minimum", replace_line(9, "efficiency 0 0.5\nlayers 2\n"),
+         "bad.mlp:9:12: efficiency range minimum 0 is outside [1e-9, 1]"},
+        {"subnormal minimum", replace_line(9, "efficiency 5e-324 0.5\nlayers 2\n"),
+         "bad.mlp:9:12: efficiency range minimum 5e-324 is outside [1e-9, 1]"},
         {"maximum above 1", replace_line(9, "efficiency 0.1 1.5\nlayers 2\n"),
          "bad.mlp:9:16: efficiency range maximum 1.5 is outside (0, 1]"},
-        {"zero maximum", replace_line(9, "efficiency 0 0\nlayers 2\n"), "bad.mlp:9:14: efficiency range maximum 0 is outside (0, 1]"},
+        {"zero maximum", replace_line(9, "efficiency 0.1 0\nlayers 2\n"), "bad.mlp:9:16: efficiency range maximum 0 is outside (0, 1]"},
         {"minimum above maximum", replace_line(9, "efficiency 0.5 0.25\nlayers 2\n"),
          "bad.mlp:9:16: efficiency range: minimum 0.5 is greater than maximum 0.25"},
         {"NaN", replace_line(9, "efficiency nan 1\nlayers 2\n"),
@@ -577,4 +581,18 @@ TEST_CASE("mlp check_compatible: refuses another family or another feature list"
                          doctest::Contains("feature 2 is 'y' in the weights, '(none)' expected"), load_error);
     const std::vector<std::string_view> reordered{"y", "x"};
     CHECK_THROWS_AS(synperf::mlp::check_compatible(net, "tiny", reordered, "tiny.mlp"), load_error);
+}
+
+TEST_CASE("mlp check_compatible: framework levels must match by name and order") {
+    const network net = synperf::mlp::parse_mlp(tiny_text, "tiny.mlp");
+    const std::vector<std::string_view> features{"x", "y"};
+    const std::vector<std::string_view> levels{"a", "b"};
+    CHECK_NOTHROW(synperf::mlp::check_compatible(net, "tiny", features, "tiny.mlp", levels));
+    const std::vector<std::string_view> swapped{"b", "a"};
+    CHECK_THROWS_WITH_AS(synperf::mlp::check_compatible(net, "tiny", features, "tiny.mlp", swapped),
+                         doctest::Contains("tiny.mlp: weights have framework levels 'a b', family 'tiny' expects 'b a'"), load_error);
+    const std::vector<std::string_view> renamed{"a", "c"};
+    CHECK_THROWS_AS(synperf::mlp::check_compatible(net, "tiny", features, "tiny.mlp", renamed), load_error);
+    const std::vector<std::string_view> more{"a", "b", "c"};
+    CHECK_THROWS_AS(synperf::mlp::check_compatible(net, "tiny", features, "tiny.mlp", more), load_error);
 }

@@ -143,6 +143,8 @@ prepared make_request(const e2e_options& o, gpu::runtime_gpu gpu, bool from_cata
         if (o.batch <= 0 || o.prompt_len <= 0)
             throw invalid_argument("synperf: e2e: give --prompt-lens, or --batch and --prompt-len > 0 (got " + std::to_string(o.batch) +
                                    " and " + std::to_string(o.prompt_len) + ")");
+        if (o.batch > e2e::max_requests)
+            throw invalid_argument(fmt::format("synperf: e2e: --batch must be at most {}, got {}", e2e::max_requests, o.batch));
         r.prompt_lens.assign(std::size_t(o.batch), o.prompt_len);
     }
     r.decode_steps = o.decode_steps;
@@ -226,6 +228,7 @@ void run_compare(const e2e_options& o) {
         fmt::print("  {:<20} {:<10} {:>11} {:>14} {:>11} {:>13} {:>18}\n", "gpu", "attention", "prefill ms", "decode step ms",
                    "total ms", "decode tok/s", "memory GB / GPU");
     }
+    std::size_t ran = 0;
     for (const prepared& p : runs) {
         const std::string attn(at::to_string(attention_of(p)));
         try {
@@ -243,6 +246,7 @@ void run_compare(const e2e_options& o) {
             if (!o.json)
                 fmt::print("  {:<20} {:<10} {:>11.3f} {:>14.3f} {:>11.3f} {:>13.0f} {:>8.1f} / {:>7.1f}\n", p.gpu.name, attn, res.prefill_ms,
                            res.decode_median_ms, res.total_ms, tok_s, res.memory.total / 1e9, res.memory.capacity / 1e9);
+            ++ran;
         } catch (const synperf::error& e) {
             const std::string why = cannot_run_reason(e);
             rows.push_back({{"gpu", p.gpu.name}, {"attention", attn}, {"error", why}});
@@ -250,12 +254,14 @@ void run_compare(const e2e_options& o) {
         }
     }
     if (o.json) fmt::print("{}\n", nlohmann::json{{"model", r0.model.name}, {"tp", r0.deploy.tp}, {"framework", o.framework}, {"gpus", rows}}.dump(2));
+    std::fflush(stdout);  // the reasons above come before the error
+    if (ran == 0) throw invalid_argument(fmt::format("synperf: e2e: none of the {} listed GPUs can run this", runs.size()));
 }
 
-/// One case of e2e_dev.json as a request.
-prepared dev_case(const nlohmann::json& c, const std::string& source) {
+/// One case of e2e_dev.json as a request; throws `invalid_argument` (or a JSON exception) for a malformed case.
+prepared dev_case(const nlohmann::json& c) {
     const auto field = [&](const char* key) -> const nlohmann::json& {
-        if (!c.contains(key)) throw load_error(source, 0, 0, std::string("expected field \"") + key + "\" in every case, got none");
+        if (!c.contains(key)) throw invalid_argument(std::string("expected field \"") + key + "\", got none");
         return c.at(key);
     };
     prepared p{gpu::find_gpu(field("gpu").get<std::string>()), {}, true};
@@ -268,13 +274,21 @@ prepared dev_case(const nlohmann::json& c, const std::string& source) {
         mp.value("num_attention_heads", 0) != r.model.heads || mp.value("num_key_value_heads", 0) != r.model.kv_heads ||
         mp.value("intermediate_size", 0) != r.model.intermediate || mp.value("vocab_size", 0) != r.model.vocab ||
         mp.value("head_dim", 0) != r.model.head_dim)
-        throw load_error(source, 0, 0, "expected model_params of " + name + " to match the built-in " + r.model.name + ", got different numbers");
+        throw invalid_argument("expected model_params of " + name + " to match the built-in " + r.model.name + ", got different numbers");
     r.deploy.tp = field("tp").get<int>();
     r.deploy.fw = e2e::parse_framework(field("framework").get<std::string>());
     // Every run of the set used SGLang's FlashInfer backend ("fa2" / "fa3" name its two paths).
     r.deploy.attention = at::kernel_impl::flashinfer;
     r.prompt_lens = field("prompt_lengths").get<std::vector<std::int64_t>>();
     r.decode_steps = field("decode_steps").get<std::int64_t>();
+    e2e::validate(r);
+    // The measured times: every error is relative to them.
+    const nlohmann::json& real = field("real");
+    for (const char* key : {"prefill_ms", "decode_median_ms", "total_ms"}) {
+        const double ms = real.at(key).get<double>();
+        if (!(ms > 0.0 && std::isfinite(ms)))
+            throw invalid_argument(std::string("expected real.") + key + " > 0 ms, got " + std::to_string(ms));
+    }
     return p;
 }
 
@@ -305,9 +319,24 @@ void run_dev_set(const e2e_options& o) {
     const e2e::family_models models = load_models();
     std::vector<prepared> cases;
     std::vector<nlohmann::json> real;
-    for (const auto& c : doc["cases"]) {
-        cases.push_back(dev_case(c, o.dev_set));
-        real.push_back(c.at("real"));
+    if (doc["cases"].empty()) throw load_error(o.dev_set, 0, 0, "expected at least one case, got an empty \"cases\" array");
+    for (std::size_t i = 0; i < doc["cases"].size(); ++i) {
+        const nlohmann::json& c = doc["cases"][i];
+        // Any error names the case (1-based, as listed), whatever layer found it.
+        const auto at_case = [&](std::string_view why) {
+            std::string label = "case " + std::to_string(i + 1);
+            if (c.is_object() && c.contains("gpu") && c.contains("model") && c["gpu"].is_string() && c["model"].is_string())
+                label += " (" + c["gpu"].get<std::string>() + ", " + c["model"].get<std::string>() + ")";
+            return load_error(o.dev_set, 0, 0, label + ": " + std::string(why));
+        };
+        try {
+            cases.push_back(dev_case(c));
+            real.push_back(c.at("real"));
+        } catch (const nlohmann::json::exception& e) {
+            throw at_case(e.what());
+        } catch (const synperf::error& e) {
+            throw at_case(cannot_run_reason(e));
+        }
     }
     // Per case: the run without per-iteration host work gives each term's dependence on it.
     std::vector<double> base_decode, real_decode;
@@ -379,7 +408,7 @@ void add_e2e_command(CLI::App& app) {
     cmd->add_option("--attention", o.attention, "attention backend: flashinfer, fa3, fa2 (= flashinfer), trtllm, triton (default: the framework's)")
         ->check(CLI::IsMember({"auto", "flashinfer", "fa3", "fa2", "trtllm", "triton"}))
         ->capture_default_str();
-    cmd->add_option("--prompt-lens", o.prompt_lens, "prompt length of each request, comma separated")->delimiter(',');
+    add_integer_list_option(*cmd, "--prompt-lens", o.prompt_lens, "prompt length of each request, comma separated");
     cmd->add_option("--batch", o.batch, "uniform batch: requests");
     cmd->add_option("--prompt-len", o.prompt_len, "uniform batch: prompt length");
     cmd->add_option("--decode-steps", o.decode_steps, "decode iterations after the prefill")->capture_default_str();

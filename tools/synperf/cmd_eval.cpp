@@ -99,7 +99,9 @@ void evaluate_fold(const family_tool& fam, const protocol_fold& fold, const std:
                    std::FILE* dump) {
     const mlp::network net = mlp::load_mlp(weights);
     std::vector<std::string_view> names(fam.feature_names.begin(), fam.feature_names.end());
-    mlp::check_compatible(net, fam.name, std::span<const std::string_view>(names), weights);
+    std::vector<std::string_view> levels_wanted(fam.framework_levels.begin(), fam.framework_levels.end());
+    mlp::check_compatible(net, fam.name, std::span<const std::string_view>(names), weights,
+                          std::span<const std::string_view>(levels_wanted));
     const mlp::compiled_network model(net);
     const std::size_t levels = fam.framework_levels.size(), width = fam.feature_names.size() + levels;
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `synperf predict allreduce`: collectives on the built-in node of a GPU or a node built from flags (one, or a CSV).
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -74,6 +75,8 @@ system::system_spec node_of(const predict_allreduce_options& o, const gpu::runti
 /// `--csv FILE`: one collective per row (columns gpus, bytes), one CSV line of output per row.
 void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::runtime_gpu& g, const system::system_spec& sys) {
     const data::csv_table t = data::csv_table::load(o.csv);
+    static constexpr std::array<std::string_view, 2> known{"gpus", "bytes"};
+    t.require_known_columns(known, "predict allreduce");
     const std::size_t c_gpus = t.column("gpus"), c_bytes = t.column("bytes");
     std::vector<family::allreduce_problem> problems;
     for (std::size_t r = 0; r < t.rows(); ++r) {
@@ -84,8 +87,8 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
         problems.push_back(std::move(p));
     }
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_ALLREDUCE, "allreduce");
-    mlp::check_compatible(*net, family::allreduce::name, family::allreduce::feature_names,
-                          o.weights.empty() ? "allreduce model" : o.weights);
+    mlp::check_compatible(*net, family::allreduce::name, family::allreduce::feature_names, o.weights.empty() ? "allreduce model" : o.weights,
+                          family::allreduce::framework_levels);
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
     if (o.print_header) fmt::print("gpu,gpus,bytes,latency_us,efficiency,theoretical_us,algorithm\n");
     for (const auto& p : problems) {
@@ -104,6 +107,8 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
     const system::system_spec sys = node_of(o, g);
     if (!o.csv.empty()) {
         if (o.json) throw invalid_argument("synperf: predict allreduce: --csv prints CSV; drop --json");
+        if (o.gpus != 0 || o.bytes != 0)
+            throw invalid_argument("synperf: predict allreduce: give --gpus and --bytes, or --csv FILE, not both");
         run_predict_allreduce_csv(o, g, sys);
         return;
     }
@@ -118,8 +123,8 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
     }
     family::allreduce::validate(p);  // inputs first, so a bad size is reported as such
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_ALLREDUCE, "allreduce");
-    mlp::check_compatible(*net, family::allreduce::name, family::allreduce::feature_names,
-                          o.weights.empty() ? "allreduce model" : o.weights);
+    mlp::check_compatible(*net, family::allreduce::name, family::allreduce::feature_names, o.weights.empty() ? "allreduce model" : o.weights,
+                          family::allreduce::framework_levels);
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, family::to_string(p.implementation));
     const family::allreduce_estimate e = family::estimate(p);
@@ -147,8 +152,8 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
     }
     const std::string p2p = sys.p2p_group_size == 0 ? std::string()
                             : sys.p2p_group_size == 1
-                                ? fmt::format(", no peer access: {:.0f} GB/s through the host", sys.host_bridge_gbps)
-                                : fmt::format(", peer access in groups of {}, {:.0f} GB/s host bridge", sys.p2p_group_size,
+                                ? fmt::format(", no peer access: {:g} GB/s through the host", sys.host_bridge_gbps)
+                                : fmt::format(", peer access in groups of {}, {:g} GB/s host bridge", sys.p2p_group_size,
                                               sys.host_bridge_gbps);
     fmt::print("{} of {} bytes on {} x {} ({}, {} GPUs per node{}, {:.0f} GB/s per direction), {}\n", family::to_string(p.op), p.bytes,
                p.gpus, g.name, system::to_string(sys.wiring), sys.gpus_per_node, p2p, e.gbps, family::to_string(p.implementation));
@@ -178,13 +183,13 @@ void add_predict_allreduce_command(CLI::App& predict) {
     cmd->add_option("--dtype", o.dtype, "bf16, fp16, fp32 or int8")->check(CLI::IsMember({"bf16", "fp16", "fp32", "int8"}))->capture_default_str();
     cmd->add_option("--topology", o.topology, "build the node at run time: nvswitch, nvlink_mesh, nvlink_pairwise or pcie")
         ->check(CLI::IsMember({"nvswitch", "nvlink_mesh", "nvlink_pairwise", "pcie"}));
-    cmd->add_option("--gpus-per-node", o.gpus_per_node, "node size for a node built at run time");
+    cmd->add_option("--gpus-per-node", o.gpus_per_node, "node size for a node built at run time")->check(CLI::Range(1, 1024));
     cmd->add_option("--p2p-group", o.p2p_group,
                     "PCIe node: GPUs per peer-to-peer group (1: no peer access, transfers staged through host memory; "
                     "0: the whole node); needs --host-bridge-gbps")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--host-bridge-gbps", o.host_bridge_gbps, "PCIe node: bandwidth between P2P groups through the host (GB/s)")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(0.1, 1e6));
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->final_callback([] { for_each_listed_gpu(o, run_predict_allreduce); });

@@ -97,7 +97,8 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
     F::validate(p);
     const at::attention_plan plan = F::plan(p, g.numbers);  // reported below; validated before the model loads
     auto net = attention_model(p.stage, o.weights);
-    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights);
+    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights,
+                          F::framework_levels);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, o.framework);
     const auto warnings = outside_training_range(*net, r.features, r.efficiency);
@@ -147,9 +148,7 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
                                          size_column("heads", &O::heads),       size_column("kv_heads", &O::kv_heads),
                                          size_column("head_dim", &O::head_dim), size_column("window", &O::window, nullptr, true)};
     const data::csv_table t = data::csv_table::load(o.csv);
-    bool any = false;
-    for (const auto& c : sizes) any = any || c.column_in(t).has_value();
-    if (!any) throw load_error(t.source(), 1, 0, "expected a column named one of batch, seq, heads, kv_heads, head_dim, window");
+    require_size_columns(t, sizes, "predict attention");
     std::vector<O> rows;
     std::vector<at::attention_problem> problems;
     std::vector<at::attention_plan> plans;
@@ -165,7 +164,8 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
         rows.push_back(std::move(row));
     }
     auto net = attention_model(problems.empty() ? at::phase::prefill : problems.front().stage, o.weights);
-    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights);
+    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights,
+                          F::framework_levels);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     nlohmann::json out = nlohmann::json::array();
     if (!o.json && o.print_header)
@@ -220,8 +220,8 @@ void add_predict_attention_command(CLI::App& predict) {
     cmd->add_option("--kv-heads", o.kv_heads, "KV heads (default: --heads, i.e. MHA)");
     cmd->add_option("--head-dim", o.head_dim, "head dimension");
     cmd->add_option("--v-head-dim", o.v_head_dim, "V head dimension (default: --head-dim)");
-    cmd->add_option("--q-lens", o.q_lens, "query tokens per request, comma separated (prefill)")->delimiter(',');
-    cmd->add_option("--kv-lens", o.kv_lens, "KV tokens per request, comma separated (default for prefill: --q-lens)")->delimiter(',');
+    add_integer_list_option(*cmd, "--q-lens", o.q_lens, "query tokens per request, comma separated (prefill)");
+    add_integer_list_option(*cmd, "--kv-lens", o.kv_lens, "KV tokens per request, comma separated (default for prefill: --q-lens)");
     cmd->add_option("--batch", o.batch, "uniform batch: requests");
     cmd->add_option("--seq", o.seq, "uniform batch: prompt length (prefill) or KV length (decode)");
     cmd->add_flag("--causal", o.causal, "causal mask (prefill)");

@@ -77,13 +77,7 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
                       const mlp::network* embedded) {
     const gpu::runtime_gpu g = o.gpu.resolve();
     const data::csv_table t = data::csv_table::load(o.csv);
-    std::string names;
-    bool any = false;
-    for (const auto& c : sizes) {
-        names += (names.empty() ? "" : ", ") + std::string(c.name);
-        any = any || c.column_in(t).has_value();
-    }
-    if (!any) throw load_error(t.source(), 1, 0, "expected a column named one of " + names);
+    require_size_columns(t, sizes, "predict " + std::string(F::name));
     std::vector<Options> rows;
     std::vector<std::pair<typename F::problem_type, std::string>> problems;
     for (std::size_t r = 0; r < t.rows(); ++r) {
@@ -99,7 +93,8 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
         rows.push_back(std::move(row));
     }
     auto net = predict_model(o.weights, embedded, F::name);
-    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights);
+    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights,
+                          F::framework_levels);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     nlohmann::json out = nlohmann::json::array();
     if (!o.json && o.print_header) {
@@ -134,7 +129,8 @@ void predict_and_print(const memory_bound_options& o, const typename F::problem_
     (void)F::framework_level(framework);
     const family::memory_bound::plan pl = F::plan(p, g.numbers);
     auto net = predict_model(o.weights, embedded, F::name);
-    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights);
+    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights,
+                          F::framework_levels);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, framework);
     const auto warnings = outside_training_range(*net, r.features, r.efficiency);
@@ -247,8 +243,10 @@ std::pair<family::elementwise_problem, std::string> elementwise_problem_of(const
     p.head_dim = o.head_dim;
     p.rotary_dim = o.rotary_dim;
     p.vocab = o.vocab;
-    // FP8 quantize reads bf16 whatever the flag says; the others take the activation dtype.
-    p.element_bytes = p.kind == family::elementwise_kind::fp8_quantize ? 2 : element_bytes(o.dtype, "elementwise");
+    // FP8 quantize reads a 16-bit activation (bf16); the others take the activation dtype.
+    p.element_bytes = element_bytes(o.dtype, "elementwise");
+    if (p.kind == family::elementwise_kind::fp8_quantize && p.element_bytes != 2)
+        throw invalid_argument("synperf: elementwise fp8_quantize: the kernel reads bf16, got --dtype " + o.dtype);
     // Each op's measurements come from one collector: TensorRT-LLM's for the quantize, Vidur's for the rest.
     std::string fw = !o.framework.empty() ? o.framework : p.kind == family::elementwise_kind::fp8_quantize ? "trtllm" : "vidur";
     return {p, fw};

@@ -3,7 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,7 +32,7 @@ struct predict_moe_options {
     gpu_choice gpu;
     std::int64_t tokens = 0, hidden = 0, inter = 0, experts = 0, topk = 0, tp = 1, ep = 1;
     std::string dtype = "bf16";
-    std::string config;
+    std::optional<std::string> config;  ///< explicit Triton config; unset: the framework's rule
     std::string remote = "dropped";
     std::string weights;
     std::string csv;
@@ -42,21 +42,7 @@ struct predict_moe_options {
 
 /// "BM,BN,BK,GROUP_M,warps,stages" -> a config.
 family::moe_kernel_config parse_config(const std::string& text) {
-    std::vector<int> v;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        std::size_t used = 0;
-        int x = 0;
-        try {
-            x = std::stoi(item, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used == 0 || used != item.size())
-            throw invalid_argument("synperf: --config expects BM,BN,BK,GROUP_M,warps,stages (integers), got '" + text + "'");
-        v.push_back(x);
-    }
+    const std::vector<int> v = parse_integer_list<int>(text, "--config");
     if (v.size() != 6) throw invalid_argument("synperf: --config expects 6 integers BM,BN,BK,GROUP_M,warps,stages, got '" + text + "'");
     return {v[0], v[1], v[2], v[3], v[4], v[5]};
 }
@@ -64,7 +50,7 @@ family::moe_kernel_config parse_config(const std::string& text) {
 family::moe_problem problem_of(const predict_moe_options& o) {
     family::moe_problem p{o.tokens, o.hidden, o.inter, o.experts, o.topk, o.tp, o.ep,
                           o.dtype == "fp8" ? family::moe_dtype::fp8 : family::moe_dtype::bf16, std::nullopt};
-    if (!o.config.empty()) p.config = parse_config(o.config);
+    if (o.config) p.config = parse_config(*o.config);
     p.remote = o.remote == "clamped" ? family::moe_remote_slots::clamped_to_expert0 : family::moe_remote_slots::dropped;
     return p;
 }
@@ -77,9 +63,9 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
         {{"tokens", &predict_moe_options::tokens}, {"hidden", &predict_moe_options::hidden},
          {"inter", &predict_moe_options::inter}, {"experts", &predict_moe_options::experts},
          {"topk", &predict_moe_options::topk}, {"tp", &predict_moe_options::tp}, {"ep", &predict_moe_options::ep}}};
-    bool any = false;
-    for (const auto& [name, field] : columns) any = any || t.has_column(name);
-    if (!any) throw load_error(t.source(), 1, 0, "expected a column named tokens, hidden, inter, experts, topk, tp or ep");
+    std::vector<std::string_view> known;
+    for (const auto& [name, field] : columns) known.push_back(name);
+    t.require_known_columns(known, "predict moe");
     std::vector<family::moe_problem> problems;
     std::vector<family::moe_plan> plans;
     for (std::size_t r = 0; r < t.rows(); ++r) {
@@ -91,7 +77,8 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
         plans.push_back(at_csv_row(t.source(), t.line(r), [&] { return family::moe::plan(problems.back(), g.numbers); }));
     }
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");
-    mlp::check_compatible(*net, family::moe::name, family::moe::feature_names, o.weights.empty() ? "moe model" : o.weights);
+    mlp::check_compatible(*net, family::moe::name, family::moe::feature_names, o.weights.empty() ? "moe model" : o.weights,
+                          family::moe::framework_levels);
     const runtime_predictor<family::moe> pred(g.numbers, cost::mlp_cost(net));
     nlohmann::json rows = nlohmann::json::array();
     if (!o.json && o.print_header)
@@ -123,7 +110,8 @@ void run_predict_moe(const predict_moe_options& o) {
     // The plan checks the problem and the GPU before the model is loaded, so either is reported as such.
     const family::moe_plan plan = family::moe::plan(p, g.numbers);
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");
-    mlp::check_compatible(*net, family::moe::name, family::moe::feature_names, o.weights.empty() ? "moe model" : o.weights);
+    mlp::check_compatible(*net, family::moe::name, family::moe::feature_names, o.weights.empty() ? "moe model" : o.weights,
+                          family::moe::framework_levels);
     const runtime_predictor<family::moe> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, "sglang");
     const auto warnings = outside_training_range(*net, r.features, r.efficiency);

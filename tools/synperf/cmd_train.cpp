@@ -178,7 +178,21 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
                report.best_epoch, report.best_val_loss, secs);
 }
 
+/// The checks of the options CLI11 cannot make, done before any data is read so a mistake costs no training.
+void check_train_options(const train_cli_options& o) {
+    for (const std::size_t w : o.hidden)
+        if (w < 1 || w > mlp::max_width)
+            throw invalid_argument(fmt::format("synperf: train --hidden: every width must be 1 .. {}, got {}", mlp::max_width, w));
+    if (!o.out.empty()) {
+        const std::filesystem::path parent = std::filesystem::absolute(o.out).parent_path();
+        if (!std::filesystem::is_directory(parent))
+            throw invalid_argument("synperf: train --out " + o.out + ": the folder " + parent.string() + " does not exist");
+        if (std::filesystem::is_directory(o.out)) throw invalid_argument("synperf: train --out " + o.out + ": is a folder");
+    }
+}
+
 void run_train(const family_tool& fam, const train_cli_options& o) {
+    check_train_options(o);
     const auto dir = require_data_dir(o.data);
     const data::protocol proto = fam.protocol();
     std::vector<std::string> notes;
@@ -216,11 +230,8 @@ void add_train_command(CLI::App& app) {
         sub->add_option("--max-rows", o.max_rows,
                         "deterministic subsample of the training rows (default " + std::to_string(fam.default_max_rows) +
                             "; 0 = all)");
-        sub->add_option("--batch", o.batch, "minibatch size")->capture_default_str();
-        sub->add_option("--hidden", o.hidden, "hidden layer widths, first to last (e.g. 256,128,64)")
-            ->delimiter(',')
-            ->capture_default_str()
-            ->check(CLI::Range(std::size_t{1}, mlp::max_width));
+        sub->add_option("--batch", o.batch, "minibatch size")->capture_default_str()->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+        add_integer_list_option(*sub, "--hidden", o.hidden, "hidden layer widths, first to last (default 256,128,64)");
         sub->add_option("--dropout", o.dropout, "dropout probability after each hidden layer")
             ->capture_default_str()
             ->check(CLI::Range(0.0, 0.9));

@@ -136,7 +136,11 @@ std::vector<mnk_row> mnk_shapes(const Options& o, std::string_view command) {
             throw invalid_argument(fmt::format("synperf: predict {}: give --m, --n and --k, or --csv FILE", command));
         return {{o.m, o.n, o.k, 0}};
     }
+    if (o.m != 0 || o.n != 0 || o.k != 0)
+        throw invalid_argument(fmt::format("synperf: predict {}: give --m, --n and --k, or --csv FILE, not both", command));
     const data::csv_table t = data::csv_table::load(o.csv);
+    static constexpr std::array<std::string_view, 3> known{"m", "n", "k"};
+    t.require_known_columns(known, fmt::format("predict {}", command));
     const std::size_t cm = t.column("m"), cn = t.column("n"), ck = t.column("k");
     std::vector<mnk_row> out;
     for (std::size_t r = 0; r < t.rows(); ++r)
@@ -172,6 +176,25 @@ struct csv_size {
     }
 };
 
+/// Checks a `--csv` file's columns against the sizes it may set: every column names one (by its name or alias, not
+/// both) and at least one is there; the file has data rows.
+template <class Options>
+void require_size_columns(const data::csv_table& t, const std::vector<csv_size<Options>>& sizes, std::string_view command) {
+    std::vector<std::string_view> known;
+    std::string names;
+    bool any = false;
+    for (const auto& c : sizes) {
+        known.push_back(c.name);
+        if (c.alias != nullptr) known.push_back(c.alias);
+        names += (names.empty() ? "" : ", ") + std::string(c.name);
+        if (c.alias != nullptr && t.has_column(c.name) && t.has_column(c.alias))
+            throw load_error(t.source(), 1, 0, fmt::format("columns '{}' and '{}' name the same size: give one", c.name, c.alias));
+        any = any || c.column_in(t).has_value();
+    }
+    t.require_known_columns(known, command);
+    if (!any) throw load_error(t.source(), 1, 0, "expected a column named one of " + names);
+}
+
 template <class Options>
 csv_size<Options> size_column(const char* name, std::int64_t Options::*field, const char* alias = nullptr, bool zero_allowed = false) {
     return {name, alias, zero_allowed, [field](Options& o, std::int64_t v) { o.*field = v; },
@@ -206,7 +229,8 @@ decltype(auto) at_csv_row(const std::string& source, std::size_t line, Check&& c
 /// Runs a command once per GPU of a `--gpu` list, or once for a single GPU. A GPU the command cannot serve (no
 /// FP8 tensor cores, a node smaller than the collective) says why and the others still run; with `--json` the
 /// runs' documents form one array, such a GPU being {"gpu": name, "error": why}. A command that prints a header
-/// (an `Options::print_header` member) prints it for the first GPU only.
+/// (an `Options::print_header` member) prints it for the first GPU only. When no GPU of the list could run it, the
+/// command fails (exit status 2) after the reasons.
 template <class Options, class Run>
 void for_each_listed_gpu(const Options& o, Run run) {
     if (!o.gpu.is_list()) return run(o);
@@ -215,6 +239,7 @@ void for_each_listed_gpu(const Options& o, Run run) {
     bool csv_rows = false;  // CSV rows of every GPU form one table: no blank line between them, errors on stderr
     if constexpr (requires { o.csv; }) csv_rows = !o.csv.empty() && !o.json;
     bool header_printed = false;
+    std::size_t ran = 0;
     for (std::size_t i = 0; i < names.size(); ++i) {
         Options one = o;
         one.gpu.name = names[i];
@@ -223,6 +248,7 @@ void for_each_listed_gpu(const Options& o, Run run) {
         try {
             run(one);
             header_printed = true;  // commands check every input before they print anything
+            ++ran;
         } catch (const synperf::error& e) {
             const std::string why = cannot_run_reason(e);
             if (o.json)
@@ -232,6 +258,8 @@ void for_each_listed_gpu(const Options& o, Run run) {
         }
     }
     if (o.json) fmt::print("]\n");
+    std::fflush(stdout);  // the reasons above come before the error
+    if (ran == 0) throw invalid_argument(fmt::format("synperf: none of the {} listed GPUs can run this", names.size()));
 }
 
 /// CLI11 reads integers with strtoll(…, 0): an out-of-range value saturates and a leading 0 means octal. This
@@ -261,6 +289,33 @@ inline void require_decimal_integers(CLI::App& app) {
             "", "decimal integer"));
     }
     for (CLI::App* sub : app.get_subcommands({})) require_decimal_integers(*sub);
+}
+
+/// A comma-separated list of decimal integers ("2648,3740,3012"). Every element must be one: an empty element
+/// ("1,,3", a trailing comma) is an error, where CLI11's own delimiter would drop it and shift the list.
+template <class Int>
+std::vector<Int> parse_integer_list(std::string_view text, std::string_view option) {
+    std::vector<Int> out;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        const std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        Int value{};
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+        if (item.empty() || ec != std::errc{} || end != item.data() + item.size())
+            throw invalid_argument(fmt::format("synperf: {}: expected comma-separated integers, got '{}' (element {}: '{}')", option,
+                                               text, out.size() + 1, item));
+        out.push_back(value);
+        if (comma == std::string_view::npos) return out;
+        start = comma + 1;
+    }
+}
+
+/// Adds `name` as a comma-separated integer list stored in `out` (parsed by parse_integer_list).
+template <class Int>
+CLI::Option* add_integer_list_option(CLI::App& cmd, const std::string& name, std::vector<Int>& out, const std::string& description) {
+    return cmd.add_option_function<std::string>(
+        name, [&out, name](const std::string& text) { out = parse_integer_list<Int>(text, name); }, description);
 }
 
 void add_gpus_command(CLI::App& app);

@@ -10,7 +10,8 @@ namespace synperf::cost {
 /// A cost model maps a family's feature vector and framework level to an efficiency in (0, 1].
 ///
 /// Requires:
-/// - `c.efficiency(features, framework_level)` -> `double` in (0, 1]; latency = theoretical / efficiency.
+/// - `c.efficiency(features, framework_level)` -> `double` in (0, 1]; latency = theoretical / efficiency. The
+///   predictors check it: any other value (0 from an underflowed output, NaN) throws `invalid_argument`.
 /// Models: `mlp_cost` (the trained MLP), `roofline_cost` (efficiency 1: the theoretical time itself).
 /// See: docs/concepts.md#costmodel
 template <class C>

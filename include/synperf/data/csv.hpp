@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// \file A small strict CSV reader (no quoting: the measurement tables have none) with file:line errors.
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -50,6 +52,16 @@ public:
         what += "', got columns ";
         what += found;
         throw load_error(source_, 1, 0, what);
+    }
+    /// Refuses columns outside `known` (a misspelt size would otherwise be ignored and a flag's value used) and a
+    /// table without data rows; `what` names the reader in the message.
+    void require_known_columns(std::span<const std::string_view> known, std::string_view what) const {
+        std::string list;
+        for (auto k : known) (list.empty() ? list : list.append(", ")).append(k);
+        for (auto h : header_)
+            if (std::find(known.begin(), known.end(), h) == known.end())
+                throw load_error(source_, 1, 0, "unknown column '" + std::string(h) + "' for " + std::string(what) + "; known: " + list);
+        if (lines_.empty()) throw load_error(source_, 1, 0, "expected at least one data row after the header, got none");
     }
     [[nodiscard]] bool has_column(std::string_view name) const noexcept {
         for (auto h : header_)
@@ -117,6 +129,12 @@ private:
             }
             if (!have_header) {
                 have_header = true;
+                // A repeated name would make column() answer with the first one and ignore the other.
+                for (std::size_t i = 0; i < header_.size(); ++i)
+                    for (std::size_t j = 0; j < i; ++j)
+                        if (header_[i] == header_[j])
+                            throw load_error(source_, line_no, 0, "column '" + std::string(header_[i]) + "' appears twice (columns " +
+                                                                      std::to_string(j + 1) + " and " + std::to_string(i + 1) + ")");
                 continue;
             }
             if (count != header_.size())

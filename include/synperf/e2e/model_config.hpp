@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -185,6 +186,25 @@ inline std::int64_t integer(const json::value& root, std::string_view key, std::
     return std::int64_t(v->number);
 }
 
+/// An integer field the model holds as `int` (layers, heads, experts): at most 2^31 - 1.
+inline int small_integer(const json::value& root, std::string_view key, std::string_view source, bool required,
+                         std::int64_t fallback = 0) {
+    const std::int64_t v = integer(root, key, source, required, fallback);
+    if (v > std::numeric_limits<int>::max())
+        throw load_error(std::string(source), member(root, key) != nullptr ? member(root, key)->line : 0, 0,
+                         "expected at most 2147483647 for \"" + std::string(key) + "\", got " + std::to_string(v));
+    return int(v);
+}
+
+/// A true/false field; absent (or null) gives `fallback`, any other value is an error.
+inline bool boolean(const json::value& root, std::string_view key, std::string_view source, bool fallback) {
+    const json::value* v = member(root, key);
+    if (v == nullptr) return fallback;
+    if (v->type != json::value::kind::boolean)
+        throw load_error(std::string(source), v->line, 0, "expected true or false for \"" + std::string(key) + "\", got another value");
+    return v->boolean;
+}
+
 inline std::string text(const json::value& root, std::string_view key) {
     const json::value* v = member(root, key);
     return v != nullptr && v->type == json::value::kind::string ? v->text : std::string();
@@ -207,30 +227,27 @@ inline std::string text(const json::value& root, std::string_view key) {
         throw load_error(std::string(source), 0, 0,
                          "expected model_type llama, mistral, qwen2, qwen3, mixtral or qwen3_moe, got '" + m.model_type + "'");
     m.hidden = integer(root, "hidden_size", source, true);
-    m.layers = int(integer(root, "num_hidden_layers", source, true));
-    m.heads = int(integer(root, "num_attention_heads", source, true));
-    m.kv_heads = int(integer(root, "num_key_value_heads", source, false, m.heads));
+    m.layers = small_integer(root, "num_hidden_layers", source, true);
+    m.heads = small_integer(root, "num_attention_heads", source, true);
+    m.kv_heads = small_integer(root, "num_key_value_heads", source, false, m.heads);
     m.vocab = integer(root, "vocab_size", source, true);
     m.max_position = integer(root, "max_position_embeddings", source, false);
     // head_dim: absent (or null) means hidden / heads; it may differ from that (Qwen3-32B).
-    m.head_dim = int(integer(root, "head_dim", source, false, m.heads > 0 ? m.hidden / m.heads : 0));
+    m.head_dim = small_integer(root, "head_dim", source, false, m.heads > 0 ? m.hidden / m.heads : 0);
     if (m.heads > 0 && member(root, "head_dim") == nullptr && m.hidden % m.heads != 0)
         throw load_error(std::string(source), 0, 0,
                          "expected hidden_size (" + std::to_string(m.hidden) + ") divisible by num_attention_heads (" +
                              std::to_string(m.heads) + ") when head_dim is absent, got a remainder");
     m.qk_norm = m.model_type == "qwen3" || m.model_type == "qwen3_moe";
     m.qkv_bias = m.model_type == "qwen2";
-    if (const json::value* b = member(root, "attention_bias"); b != nullptr && b->type == json::value::kind::boolean)
-        m.qkv_bias = m.qkv_bias || b->boolean;
-    if (const json::value* t = member(root, "tie_word_embeddings"); t != nullptr && t->type == json::value::kind::boolean)
-        m.tie_embeddings = t->boolean;
+    m.qkv_bias = m.qkv_bias || boolean(root, "attention_bias", source, false);
+    m.tie_embeddings = boolean(root, "tie_word_embeddings", source, m.tie_embeddings);
     // Experts: Mixtral names them num_local_experts (expert size = intermediate_size); Qwen3-MoE num_experts
     // with moe_intermediate_size.
     const std::int64_t local = integer(root, "num_local_experts", source, false);
-    const std::int64_t qwen = integer(root, "num_experts", source, false);
-    m.experts = int(local > 0 ? local : qwen);
+    m.experts = small_integer(root, local > 0 ? "num_local_experts" : "num_experts", source, false);
     if (m.experts > 0) {
-        m.experts_per_token = int(integer(root, "num_experts_per_tok", source, true));
+        m.experts_per_token = small_integer(root, "num_experts_per_tok", source, true);
         m.expert_intermediate = local > 0 ? integer(root, "intermediate_size", source, true)
                                           : integer(root, "moe_intermediate_size", source, true);
         m.intermediate = integer(root, "intermediate_size", source, false);

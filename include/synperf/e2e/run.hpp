@@ -114,11 +114,17 @@ inline void validate_iteration_us(double us) {
                                       std::to_string(us));
 }
 
+/// The most requests one static batch may hold (far beyond any serving batch; it bounds the work of a run).
+inline constexpr std::int64_t max_requests = 65536;
+
 /// Checks a request (lengths, steps, host term, the model's split over TP); throws `invalid_argument`.
 inline void validate(const run_request& r) {
     validate(r.model);
     (void)split_heads(r.model, r.deploy.tp);
     if (r.prompt_lens.empty()) synperf::detail::report_error("e2e: no prompts: give at least one prompt length");
+    if (std::int64_t(r.prompt_lens.size()) > max_requests)
+        synperf::detail::report_error("e2e: at most " + std::to_string(max_requests) + " requests per batch, got " +
+                                      std::to_string(r.prompt_lens.size()));
     if (r.decode_steps < 0 || r.decode_steps > 1'000'000)
         synperf::detail::report_error("e2e: decode steps must be in 0..1000000, got " + std::to_string(r.decode_steps));
     validate_iteration_us(r.per_iteration_us);

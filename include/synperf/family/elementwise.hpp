@@ -190,8 +190,9 @@ struct elementwise {
         if (p.element_bytes != 2 && p.element_bytes != 4)
             fail("element_bytes must be 2 (fp16/bf16) or 4 (fp32), got " + std::to_string(p.element_bytes));
         if (p.kind == elementwise_kind::rope) {
-            if (p.heads <= 0) fail("heads must be > 0, got " + std::to_string(p.heads));
-            if (p.kv_heads < 0) fail("kv_heads must be >= 0, got " + std::to_string(p.kv_heads));
+            if (p.heads <= 0 || p.heads > 65536) fail("heads must be in 1..65536, got " + std::to_string(p.heads));
+            if (p.kv_heads < 0 || p.kv_heads > p.heads)
+                fail("kv_heads must be in 0..heads (" + std::to_string(p.heads) + "), got " + std::to_string(p.kv_heads));
             if (p.head_dim <= 0 || p.head_dim % 2 != 0) fail("head_dim must be even and > 0, got " + std::to_string(p.head_dim));
             if (p.rotary_dim < 0 || p.rotary_dim % 2 != 0 || p.rotary_dim > p.head_dim)
                 fail("rotary_dim must be even and in [0, head_dim], got " + std::to_string(p.rotary_dim));
@@ -204,8 +205,11 @@ struct elementwise {
         if (p.kind == elementwise_kind::fp8_quantize && p.cols % 8 != 0)
             fail("cols must be a multiple of 8 (16-byte vector accesses), got " + std::to_string(p.cols));
         if (p.kind == elementwise_kind::embedding && p.vocab <= 0) fail("vocab must be > 0, got " + std::to_string(p.vocab));
+        if (p.kind == elementwise_kind::embedding && p.vocab > 0x7fffffff) fail("vocab must be <= 2^31 - 1, got " + std::to_string(p.vocab));
+        if (p.kind == elementwise_kind::embedding && double(p.vocab) * double(p.cols) > 0x1p40)
+            fail("the table of vocab x cols = " + synperf::detail::approx(double(p.vocab) * double(p.cols)) + " elements exceeds 2^40 (no GPU holds it)");
         const double n = double(p.rows) * elementwise_detail::row_elements(p);
-        if (n > 0x1p40) fail("rows x elements per row = " + std::to_string(n) + " exceeds 2^40 (no GPU holds it)");
+        if (n > 0x1p40) fail("rows x elements per row = " + synperf::detail::approx(n) + " exceeds 2^40 (no GPU holds it)");
     }
 
     /// One launch.

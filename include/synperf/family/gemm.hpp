@@ -252,7 +252,7 @@ struct gemm {
         check(p.k, "k");
         const double largest = std::max({double(p.m) * double(p.n), double(p.m) * double(p.k), double(p.n) * double(p.k)});
         if (largest > 0x1p40)
-            synperf::detail::report_error("gemm: an operand of " + std::to_string(largest) + " elements exceeds 2^40 (no GPU holds it)");
+            synperf::detail::report_error("gemm: an operand of " + synperf::detail::approx(largest) + " elements exceeds 2^40 (no GPU holds it)");
         if (!(p.reuse_distance_bytes >= 0) || !std::isfinite(p.reuse_distance_bytes))
             synperf::detail::report_error("gemm: reuse_distance_bytes must be finite and >= 0 (0 = serving), got " +
                                           std::to_string(p.reuse_distance_bytes));

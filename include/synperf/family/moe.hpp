@@ -285,6 +285,14 @@ struct moe {
             synperf::detail::report_error("moe: experts (" + std::to_string(p.experts) + ") must be divisible by ep (" + std::to_string(p.ep) + ")");
         if (p.inter % p.tp != 0)
             synperf::detail::report_error("moe: inter (" + std::to_string(p.inter) + ") must be divisible by tp (" + std::to_string(p.tp) + ")");
+        // One rank's expert weights (w13 and w2: 3 x hidden x inter / tp per local expert) and the routed activations.
+        const double weights = 3.0 * double(p.experts / p.ep) * double(p.hidden) * double(p.inter / p.tp);
+        if (weights > 0x1p40)
+            synperf::detail::report_error("moe: one rank's expert weights, " + synperf::detail::approx(weights) + " elements, exceed 2^40 (no GPU holds them)");
+        const double routed = double(p.tokens) * double(p.topk) * double(std::max(p.hidden, 2 * (p.inter / p.tp)));
+        if (routed > 0x1p40)
+            synperf::detail::report_error("moe: the routed activations (tokens x topk x width), " + synperf::detail::approx(routed) +
+                                          " elements, exceed 2^40 (no GPU holds them)");
         if (p.config) {
             const moe_kernel_config& c = *p.config;
             const auto pow2 = [](int v, int lo, int hi) { return v >= lo && v <= hi && (v & (v - 1)) == 0; };

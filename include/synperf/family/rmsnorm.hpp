@@ -132,6 +132,9 @@ struct rmsnorm {
         if (p.hidden <= 0) synperf::detail::report_error("rmsnorm: hidden must be > 0, got " + std::to_string(p.hidden));
         if (p.hidden > (std::int64_t{1} << 20))
             synperf::detail::report_error("rmsnorm: hidden must be <= 2^20, got " + std::to_string(p.hidden));
+        if (double(p.tokens) * double(p.hidden) > 0x1p40)
+            synperf::detail::report_error("rmsnorm: tokens x hidden = " + synperf::detail::approx(double(p.tokens) * double(p.hidden)) +
+                                          " elements exceeds 2^40 (no GPU holds it)");
         if (p.element_bytes != 2 && p.element_bytes != 4)
             synperf::detail::report_error("rmsnorm: element_bytes must be 2 (fp16/bf16) or 4 (fp32), got " +
                                           std::to_string(p.element_bytes));

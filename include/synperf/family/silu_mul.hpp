@@ -101,6 +101,9 @@ struct silu_mul {
             synperf::detail::report_error("silu_mul: tokens must be <= 2^31 - 1 (one CTA per token), got " + std::to_string(p.tokens));
         if (p.d <= 0) synperf::detail::report_error("silu_mul: d must be > 0, got " + std::to_string(p.d));
         if (p.d > (std::int64_t{1} << 24)) synperf::detail::report_error("silu_mul: d must be <= 2^24, got " + std::to_string(p.d));
+        if (2.0 * double(p.tokens) * double(p.d) > 0x1p40)
+            synperf::detail::report_error("silu_mul: the input of tokens x 2d = " + synperf::detail::approx(2.0 * double(p.tokens) * double(p.d)) +
+                                          " elements exceeds 2^40 (no GPU holds it)");
         if (p.element_bytes != 2 && p.element_bytes != 4)
             synperf::detail::report_error("silu_mul: element_bytes must be 2 (fp16/bf16) or 4 (fp32), got " +
                                           std::to_string(p.element_bytes));

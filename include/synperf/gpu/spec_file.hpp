@@ -139,6 +139,16 @@ inline std::optional<std::string> check_gpu_id(std::string_view name) {
     return str_cat({"expected an id of letters, digits, '_', '-' or '.', got ", quoted(name)});
 }
 
+/// A display name is one line of printable text: a control character (a newline, a tab) would break the
+/// tables and CSV headers that print it.
+inline std::optional<std::string> check_display_name(std::string_view name) {
+    for (const char c : name)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            return str_cat({"expected printable text, got a control character (code ", std::to_string(int(static_cast<unsigned char>(c))),
+                            ")"});
+    return std::nullopt;
+}
+
 /// The field a `validate` message names ("synperf: gpu_numbers: <field> ..."), if any.
 inline int field_in_validate_message(std::string_view what) {
     constexpr std::string_view tag = "gpu_numbers: ";
@@ -174,6 +184,7 @@ inline std::optional<std::string> set_number_field(gpu_numbers& n, const number_
     std::string name, display_name, base;
     std::size_t name_line = 0, display_line = 0, base_line = 0;
 
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte-order mark, as some editors write
     std::size_t line_no = 0;
     while (!text.empty()) {
         ++line_no;
@@ -212,6 +223,7 @@ inline std::optional<std::string> set_number_field(gpu_numbers& n, const number_
             if (auto err = detail::check_gpu_id(value)) throw load_error(src, line_no, 0, detail::str_cat({"name: ", *err}));
             name = value;
         } else if (key == "display_name") {
+            if (auto err = detail::check_display_name(value)) throw load_error(src, line_no, 0, detail::str_cat({"display_name: ", *err}));
             display_name = value;
         } else {
             base = value;
@@ -290,6 +302,7 @@ inline void apply_override(runtime_gpu& g, std::string_view assignment) {
         copy.name = value;
     } else if (key == "display_name") {
         if (value.empty()) synperf::detail::report_error(detail::str_cat({what, ": expected a value, got nothing"}));
+        if (auto err = detail::check_display_name(value)) synperf::detail::report_error(detail::str_cat({what, ": ", *err}));
         copy.display_name = value;
     } else {
         synperf::detail::report_error(

@@ -398,7 +398,8 @@ private:
         require_args("efficiency", 2, "a minimum and a maximum");
         const double lo = parse_double(line_.tokens[1], "efficiency range minimum");
         const double hi = parse_double(line_.tokens[2], "efficiency range maximum");
-        if (!(lo >= 0.0 && lo <= 1.0)) fail(line_.tokens[1].column, "efficiency range minimum ", lo, " is outside [0, 1]");
+        // Below 1e-9 a latency would be a billion times its bound: no measurement gives that, a corrupt file does.
+        if (!(lo >= 1e-9 && lo <= 1.0)) fail(line_.tokens[1].column, "efficiency range minimum ", lo, " is outside [1e-9, 1]");
         if (!(hi > 0.0 && hi <= 1.0)) fail(line_.tokens[2].column, "efficiency range maximum ", hi, " is outside (0, 1]");
         if (lo > hi) fail(line_.tokens[2].column, "efficiency range: minimum ", lo, " is greater than maximum ", hi);
         net.efficiency_min = lo;
@@ -570,11 +571,13 @@ inline void save_mlp(const network& net, const std::string& path) {
     if (std::fclose(f) != 0 || !wrote) detail::report_io(path, "cannot write", wrote ? errno : err);
 }
 
-/// Refuses weights trained for another family or on another feature list than the caller computes.
+/// Refuses weights trained for another family, on another feature list than the caller computes, or (when
+/// `framework_levels` is given) with other framework levels: the evaluator reads a level by its index, so a file
+/// whose levels are renamed or reordered would silently answer for another framework.
 ///
-/// Throws `load_error` for `source` naming the family found and expected, or the first feature that differs.
+/// Throws `load_error` for `source` naming the family found and expected, or the first feature or level that differs.
 inline void check_compatible(const network& net, std::string_view family, std::span<const std::string_view> feature_names,
-                             std::string_view source) {
+                             std::string_view source, std::span<const std::string_view> framework_levels = {}) {
     using detail::cat;
     if (net.family != family)
         throw load_error(std::string(source), 0, 0, cat("weights are for family '", net.family, "', expected '", family, "'"));
@@ -588,6 +591,15 @@ inline void check_compatible(const network& net, std::string_view family, std::s
                                  feature_names.size(), "; feature ", i + 1, " is '", have, "' in the weights, '", want,
                                  "' expected (retrain or re-export the model)"));
     }
+    if (framework_levels.empty()) return;
+    // Built with append: g++ 12 reports a false -Wrestrict on `s += "" + std::string(…)` at -O2.
+    std::string want, have;
+    for (const auto l : framework_levels) (want.empty() ? want : want.append(" ")).append(l);
+    if (!net.categoricals.empty())
+        for (const auto& l : net.categoricals.front().levels) (have.empty() ? have : have.append(" ")).append(l);
+    if (have != want)
+        throw load_error(std::string(source), 0, 0,
+                         cat("weights have framework levels '", have, "', family '", family, "' expects '", want, "'"));
 }
 
 }  // namespace synperf::mlp

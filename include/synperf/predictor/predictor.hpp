@@ -90,6 +90,11 @@ prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g,
     // The cost model's efficiency is against the op's bound; a kernel whose decomposition is exact cannot run
     // faster than its busiest SM, whatever the model learned on other kernels.
     const double efficiency = cost.efficiency(std::span<const double>(out.features), level);
+    // The CostModel contract: an efficiency in (0, 1]. Anything else (a network whose output underflowed, a
+    // user model's bug) would print an infinite or sub-bound latency as if it were a prediction.
+    if (!(efficiency > 0.0 && efficiency <= 1.0))
+        synperf::detail::report_error(std::string(F::name) + ": the cost model returned efficiency " + std::to_string(efficiency) +
+                                      ", outside (0, 1]");
     out.latency_us = floored_latency_us(out.theoretical_us, efficiency, out.kernel_floor_us);
     out.efficiency = out.latency_us > out.kernel_floor_us ? efficiency : out.theoretical_us / out.latency_us;
     return out;

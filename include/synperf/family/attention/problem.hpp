@@ -173,7 +173,7 @@ private:
 inline void validate(const attention_problem& p) {
     const auto fail = [](const std::string& what) { synperf::detail::report_error("attention: " + what); };
     if (p.requests.empty()) fail("the batch is empty: give at least one request");
-    if (p.heads <= 0) fail("heads must be > 0, got " + std::to_string(p.heads));
+    if (p.heads <= 0 || p.heads > 65536) fail("heads must be in 1..65536, got " + std::to_string(p.heads));
     if (p.kv_heads <= 0) fail("kv_heads must be > 0, got " + std::to_string(p.kv_heads));
     if (p.heads % p.kv_heads != 0)
         fail("heads (" + std::to_string(p.heads) + ") must be a multiple of kv_heads (" + std::to_string(p.kv_heads) + ")");
@@ -186,7 +186,7 @@ inline void validate(const attention_problem& p) {
     if (p.v_aliases_k && p.dv() != p.head_dim) fail("V reads that alias K's blocks need V's head dim equal to K's");
     constexpr std::int64_t max_len = std::int64_t{1} << 24;  // 16 M tokens per request
     constexpr std::int64_t max_count = std::int64_t{1} << 20;
-    double tokens = 0;
+    double tokens = 0, queries = 0;
     for (std::size_t i = 0; i < p.requests.size(); ++i) {
         const request_group& r = p.requests[i];
         const auto at = [i] { return "request " + std::to_string(i) + ": "; };  // built only for a message
@@ -199,7 +199,10 @@ inline void validate(const attention_problem& p) {
         if (p.stage == phase::decode && r.q_len != 1)
             fail(at() + "decode has one query token per request, got " + std::to_string(r.q_len));
         tokens += double(r.kv_len) * double(r.count);
+        queries += double(r.q_len) * double(r.count);
     }
+    if (queries * double(p.heads) * double(std::max(p.head_dim, p.dv())) > 0x1p40)
+        fail("the query (or output) of this batch exceeds 2^40 elements (no GPU holds it)");
     if (tokens * double(p.kv_heads) * double(p.head_dim + p.dv()) > 0x1p50)
         fail("the KV cache of this batch exceeds 2^50 elements (no GPU holds it)");
 }
