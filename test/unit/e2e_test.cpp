@@ -151,6 +151,14 @@ TEST_CASE("e2e model config: MoE fixtures and malformed files") {
     CHECK_THROWS_WITH_AS((void)fixture("unsupported_type.json"), doctest::Contains("got 'deepseek_v3'"), load_error);
     CHECK_THROWS_WITH_AS((void)fixture("missing.json"), doctest::Contains("missing.json"), load_error);
     CHECK_THROWS_WITH_AS((void)e2e::parse_model_config(R"({"hidden_size":4096})", "cfg"), doctest::Contains("num_hidden_layers"), load_error);
+    // Malformed values are errors, not silently different models.
+    const std::string dense = R"("hidden_size": 4096, "num_attention_heads": 32, "vocab_size": 32000, "intermediate_size": 14336)";
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + dense + R"(, "num_hidden_layers": 4294967297})", "cfg"),
+                         doctest::Contains("cfg:1: expected at most 2147483647 for \"num_hidden_layers\", got 4294967297"), load_error);
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + dense + R"(, "num_hidden_layers": 32, "num_hidden_layers": 1})", "cfg"),
+                         doctest::Contains("expected member names once per object, got \"num_hidden_layers\" twice"), load_error);
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + dense + R"(, "num_hidden_layers": 32, "tie_word_embeddings": "yes"})", "cfg"),
+                         doctest::Contains("expected true or false for \"tie_word_embeddings\""), load_error);
     CHECK_THROWS_WITH_AS((void)e2e::find_model("gpt-5"), doctest::Contains("unknown model 'gpt-5'; known: llama-3-8b"), invalid_argument);
 }
 

@@ -84,6 +84,8 @@ private:
                 skip_space();
                 if (pos_ >= s_.size() || s_[pos_] != '"') fail("a member name in quotes", here());
                 std::string key = parse_string();
+                // A repeated member: find() would answer with the first and ignore the other.
+                if (v.find(key) != nullptr) fail("member names once per object", "\"" + key + "\" twice");
                 skip_space();
                 if (pos_ >= s_.size() || s_[pos_] != ':') fail("':' after member \"" + key + "\"", here());
                 ++pos_;
