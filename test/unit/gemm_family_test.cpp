@@ -82,6 +82,7 @@ gpu_numbers compute_bound(int sms, int cc_major) {
     gpu_numbers g = synperf::test::synthetic(sms);
     g.cc_major = cc_major;
     g.cc_minor = 0;
+    if (cc_major < 9) g.tensor_fp8_flop_per_clk = 0;  // sm_80: no FP8 tensor cores
     return g;
 }
 

@@ -164,6 +164,7 @@ TEST_CASE("spec file: malformed files name the line and the cause") {
         {with_base("l2_bytes = 50"), 3, "gpu_numbers: l2_bytes must be in 1024..2^40 (bytes)"},
         {with_base("dram_gbps = 0.5"), 3, "gpu_numbers: dram_gbps must be in 1..1e6 (GB/s)"},
         {with_base("tensor_fp8_flop_per_clk = 0.5"), 3, "tensor_fp8_flop_per_clk must be 0 (none) or in 1..1e7 (per SM)"},
+        {with_base("cc_major = 8\ncc_minor = 0"), 0, "tensor_fp8_flop_per_clk must be 0 below compute capability 8.9"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.text);

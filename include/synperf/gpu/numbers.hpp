@@ -97,6 +97,12 @@ constexpr const gpu_numbers& validate(const gpu_numbers& n) {
         report_bad_number("tensor_fp8_flop_per_clk", "must be 0 (none) or in 1..1e7 (per SM)");
     if (n.tensor_fp4_flop_per_clk != 0 && !within(n.tensor_fp4_flop_per_clk, 1, 1e7))
         report_bad_number("tensor_fp4_flop_per_clk", "must be 0 (none) or in 1..1e7 (per SM)");
+    // The kernels pick their FP8 / FP4 paths by compute capability, so a rate the architecture has no instruction
+    // for would be silently ignored.
+    if (n.tensor_fp8_flop_per_clk != 0 && n.sm_version() < 89)
+        report_bad_number("tensor_fp8_flop_per_clk", "must be 0 below compute capability 8.9 (no FP8 tensor cores)");
+    if (n.tensor_fp4_flop_per_clk != 0 && n.cc_major < 10)
+        report_bad_number("tensor_fp4_flop_per_clk", "must be 0 below compute capability 10.0 (no FP4 tensor cores)");
     if (!within(n.fma_fp32_per_clk, 1, 1e5)) report_bad_number("fma_fp32_per_clk", "must be in 1..1e5 (per SM)");
     if (!within(n.xu_per_clk, 1, 1e5)) report_bad_number("xu_per_clk", "must be in 1..1e5 (per SM)");
     if (!within(n.dram_gbps, 1, 1e6)) report_bad_number("dram_gbps", "must be in 1..1e6 (GB/s)");
