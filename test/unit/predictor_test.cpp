@@ -264,7 +264,7 @@ TEST_CASE("predictor: a prediction's kernels, waves and bottleneck are filled") 
     }
 }
 
-TEST_CASE("predictor: roofline_cost (efficiency 1) predicts the theoretical time itself") {
+TEST_CASE("predictor: roofline_cost (efficiency 1) predicts the theoretical time itself, or the launch floor") {
     const predictor<hw::h100_sxm, gemm, scheduler::min_heap_persistent, roofline_cost> h100;
     const runtime_predictor<gemm, roofline_cost> rt(synperf::test::sm86_like(), roofline_cost{});
     for (const gemm_problem& p : shapes()) {
@@ -272,8 +272,14 @@ TEST_CASE("predictor: roofline_cost (efficiency 1) predicts the theoretical time
         CAPTURE(p.n);
         CAPTURE(p.k);
         for (const prediction& r : {h100.predict(p), rt.predict(p, "sglang")}) {
-            CHECK(r.efficiency == 1.0);
-            CHECK(r.latency_us == r.theoretical_us);
+            const double launches = double(r.kernels.size()) * synperf::work::back_to_back_launch_us;
+            if (r.theoretical_us >= launches) {
+                CHECK(r.efficiency == 1.0);
+                CHECK(r.latency_us == r.theoretical_us);
+            } else {
+                CHECK(r.latency_us == launches);
+                CHECK(r.efficiency == doctest::Approx(r.theoretical_us / launches));
+            }
         }
     }
 }
@@ -304,10 +310,34 @@ TEST_CASE("predictor: a user cost model plugs in") {
     }
     SUBCASE("a cost model that reads the features") {
         const runtime_predictor<gemm, wave_penalty> pred(hw::h100_sxm::numbers, wave_penalty{});
-        const prediction one_wave = pred.predict({128, 256, 4096});
+        const prediction one_wave = pred.predict({128, 16384, 4096});  // well above the launch floor
         const prediction many = pred.predict({8192, 8192, 4096});
         CHECK(one_wave.efficiency == 0.9);
         CHECK(many.efficiency == 0.6);
+    }
+}
+
+TEST_CASE("predictor: no prediction is shorter than one back-to-back launch per kernel") {
+    // A 1 x 1 x 1 GEMM's bound is nanoseconds; the op still takes at least one launch.
+    const runtime_predictor<gemm, roofline_cost> rt(hw::h100_sxm::numbers, roofline_cost{});
+    const prediction r = rt.predict({1, 1, 1});
+    REQUIRE(r.theoretical_us < 0.01);
+    CHECK(r.latency_us == doctest::Approx(double(r.kernels.size()) * synperf::work::back_to_back_launch_us));
+    CHECK(r.kernel_floor_us == r.latency_us);
+    CHECK(r.efficiency == doctest::Approx(r.theoretical_us / r.latency_us));
+    // Large shapes are far above it and keep the cost model's efficiency.
+    const prediction big = rt.predict({4096, 4096, 4096});
+    CHECK(big.latency_us == big.theoretical_us);
+}
+
+TEST_CASE("predictor: a cost model's efficiency must be above 0 and at most 1, else an error, not a latency") {
+    for (const double bad : {0.0, -0.5, 1.5, std::nan("")}) {
+        CAPTURE(bad);
+        recording_cost cost;
+        cost.value = bad;
+        const runtime_predictor<gemm, recording_cost> pred(hw::h100_sxm::numbers, cost);
+        CHECK_THROWS_WITH_AS((void)pred.predict({64, 4096, 4096}), doctest::Contains("the cost model returned efficiency"),
+                             synperf::invalid_argument);
     }
 }
 

@@ -26,9 +26,10 @@ struct prediction {
     double latency_us = 0;       ///< predicted latency
     double efficiency = 0;       ///< theoretical / latency, from the cost model (and the kernel floor)
     double theoretical_us = 0;   ///< sum of the kernels' lower bounds
-    /// Sum of the kernels' least times as decomposed (`features::kernel_features::kernel_floor_cycles`): equal to
-    /// `theoretical_us` unless a kernel's dispatch is exact and its busiest SM needs longer. The latency is never
-    /// below it.
+    /// Sum of the kernels' least times as decomposed (`features::kernel_features::kernel_floor_cycles`), and at
+    /// least one back-to-back launch (`work::back_to_back_launch_us`) per kernel: equal to `theoretical_us` unless
+    /// a kernel's dispatch is exact and its busiest SM needs longer, or the op is shorter than its launches. The
+    /// latency is never below it.
     double kernel_floor_us = 0;
     std::string_view bottleneck; ///< the main kernel's limiting pipe
     std::vector<kernel_report> kernels;
