@@ -15,7 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "../data/mlp/tiny_embedded.hpp"
 #include "synperf/cost/concept.hpp"
+#include "synperf/cost/mlp_cost.hpp"
 #include "synperf/cost/roofline_cost.hpp"
 #include "synperf/error.hpp"
 #include "synperf/features/analysis.hpp"
@@ -339,6 +341,13 @@ TEST_CASE("predictor: a cost model's efficiency must be above 0 and at most 1, e
         CHECK_THROWS_WITH_AS((void)pred.predict({64, 4096, 4096}), doctest::Contains("the cost model returned efficiency"),
                              synperf::invalid_argument);
     }
+}
+
+TEST_CASE("predictor: an MLP trained for another family is refused on construction") {
+    const synperf::cost::mlp_cost tiny(synperf::models::tiny());  // family "tiny": features x, y; levels a, b
+    CHECK_THROWS_WITH_AS((runtime_predictor<gemm>(hw::h100_sxm::numbers, tiny)),
+                         doctest::Contains("cost model: weights are for family 'tiny', expected 'gemm'"), synperf::load_error);
+    CHECK_THROWS_AS((predictor<hw::h100_sxm, gemm>(tiny)), synperf::load_error);
 }
 
 TEST_CASE("runtime_predictor: rejects invalid GPU numbers on construction") {

@@ -84,8 +84,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
     for (std::size_t i = 0; i < problems.size(); ++i) at_csv_row(o.csv, lines[i], [&] { family::gemm::validate(problems[i]); });
     // Inputs are checked before the model is loaded, so a bad shape is reported as such.
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_GEMM, "gemm");
-    mlp::check_compatible(*net, family::gemm::name, family::gemm::feature_names, o.weights.empty() ? "gemm model" : o.weights,
-                          family::gemm::framework_levels);
+    check_weights_for<family::gemm>(*net, o.weights);
     const runtime_predictor<family::gemm> pred(g.numbers, cost::mlp_cost(net));
 
     nlohmann::json rows = nlohmann::json::array();

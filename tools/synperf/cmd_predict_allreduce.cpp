@@ -87,8 +87,7 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
         problems.push_back(std::move(p));
     }
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_ALLREDUCE, "allreduce");
-    mlp::check_compatible(*net, family::allreduce::name, family::allreduce::feature_names, o.weights.empty() ? "allreduce model" : o.weights,
-                          family::allreduce::framework_levels);
+    check_weights_for<family::allreduce>(*net, o.weights);
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
     if (o.print_header) fmt::print("gpu,gpus,bytes,latency_us,efficiency,theoretical_us,algorithm\n");
     for (const auto& p : problems) {
@@ -123,8 +122,7 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
     }
     family::allreduce::validate(p);  // inputs first, so a bad size is reported as such
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_ALLREDUCE, "allreduce");
-    mlp::check_compatible(*net, family::allreduce::name, family::allreduce::feature_names, o.weights.empty() ? "allreduce model" : o.weights,
-                          family::allreduce::framework_levels);
+    check_weights_for<family::allreduce>(*net, o.weights);
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, family::to_string(p.implementation));
     const family::allreduce_estimate e = family::estimate(p);

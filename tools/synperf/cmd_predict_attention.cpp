@@ -97,8 +97,7 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
     F::validate(p);
     const at::attention_plan plan = F::plan(p, g.numbers);  // reported below; validated before the model loads
     auto net = attention_model(p.stage, o.weights);
-    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights,
-                          F::framework_levels);
+    check_weights_for<F>(*net, o.weights);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, o.framework);
     const auto warnings = outside_training_range(*net, r.features, r.efficiency);
@@ -164,8 +163,7 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
         rows.push_back(std::move(row));
     }
     auto net = attention_model(problems.empty() ? at::phase::prefill : problems.front().stage, o.weights);
-    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights,
-                          F::framework_levels);
+    check_weights_for<F>(*net, o.weights);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     nlohmann::json out = nlohmann::json::array();
     if (!o.json && o.print_header)

@@ -88,8 +88,7 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
     for (std::size_t i = 0; i < problems.size(); ++i)
         plans.push_back(at_csv_row(o.csv, lines[i], [&] { return family::fp8_linear::plan(problems[i], g.numbers); }));
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_FP8_LINEAR, "fp8_linear");
-    mlp::check_compatible(*net, family::fp8_linear::name, family::fp8_linear::feature_names, o.weights.empty() ? "fp8_linear model" : o.weights,
-                          family::fp8_linear::framework_levels);
+    check_weights_for<family::fp8_linear>(*net, o.weights);
     const runtime_predictor<family::fp8_linear> pred(g.numbers, cost::mlp_cost(net));
 
     nlohmann::json rows = nlohmann::json::array();

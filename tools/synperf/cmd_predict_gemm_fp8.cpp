@@ -72,8 +72,7 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
     for (std::size_t i = 0; i < problems.size(); ++i)
         configs.push_back(at_csv_row(o.csv, lines[i], [&] { return family::gemm_fp8::plan(problems[i], g.numbers).config; }));
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_GEMM_FP8, "gemm_fp8");
-    mlp::check_compatible(*net, family::gemm_fp8::name, family::gemm_fp8::feature_names, o.weights.empty() ? "gemm_fp8 model" : o.weights,
-                          family::gemm_fp8::framework_levels);
+    check_weights_for<family::gemm_fp8>(*net, o.weights);
     const runtime_predictor<family::gemm_fp8> pred(g.numbers, cost::mlp_cost(net));
 
     nlohmann::json rows = nlohmann::json::array();

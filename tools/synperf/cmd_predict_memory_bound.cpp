@@ -93,8 +93,7 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
         rows.push_back(std::move(row));
     }
     auto net = predict_model(o.weights, embedded, F::name);
-    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights,
-                          F::framework_levels);
+    check_weights_for<F>(*net, o.weights);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     nlohmann::json out = nlohmann::json::array();
     if (!o.json && o.print_header) {
@@ -129,8 +128,7 @@ void predict_and_print(const memory_bound_options& o, const typename F::problem_
     (void)F::framework_level(framework);
     const family::memory_bound::plan pl = F::plan(p, g.numbers);
     auto net = predict_model(o.weights, embedded, F::name);
-    mlp::check_compatible(*net, F::name, F::feature_names, o.weights.empty() ? std::string(F::name) + " model" : o.weights,
-                          F::framework_levels);
+    check_weights_for<F>(*net, o.weights);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, framework);
     const auto warnings = outside_training_range(*net, r.features, r.efficiency);

@@ -77,8 +77,7 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
         plans.push_back(at_csv_row(t.source(), t.line(r), [&] { return family::moe::plan(problems.back(), g.numbers); }));
     }
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");
-    mlp::check_compatible(*net, family::moe::name, family::moe::feature_names, o.weights.empty() ? "moe model" : o.weights,
-                          family::moe::framework_levels);
+    check_weights_for<family::moe>(*net, o.weights);
     const runtime_predictor<family::moe> pred(g.numbers, cost::mlp_cost(net));
     nlohmann::json rows = nlohmann::json::array();
     if (!o.json && o.print_header)
@@ -110,8 +109,7 @@ void run_predict_moe(const predict_moe_options& o) {
     // The plan checks the problem and the GPU before the model is loaded, so either is reported as such.
     const family::moe_plan plan = family::moe::plan(p, g.numbers);
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");
-    mlp::check_compatible(*net, family::moe::name, family::moe::feature_names, o.weights.empty() ? "moe model" : o.weights,
-                          family::moe::framework_levels);
+    check_weights_for<family::moe>(*net, o.weights);
     const runtime_predictor<family::moe> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, "sglang");
     const auto warnings = outside_training_range(*net, r.features, r.efficiency);

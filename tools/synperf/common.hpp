@@ -101,6 +101,14 @@ inline std::shared_ptr<const mlp::network> predict_model(const std::string& weig
     return std::make_shared<const mlp::network>(mlp::load_mlp(model_path(std::string(family), false).string()));
 }
 
+/// Refuses weights not made for family F: another family, feature list or framework levels. `weights` is the
+/// command's `--weights` value (empty: the embedded model, named so in the message).
+template <class F>
+void check_weights_for(const mlp::network& net, const std::string& weights) {
+    mlp::check_compatible(net, F::name, F::feature_names, weights.empty() ? std::string(F::name) + " model" : weights,
+                          F::framework_levels);
+}
+
 /// Features outside the range the model was trained on, by name, with the edge value the model reads instead; and
 /// the efficiency when it sits at the lowest one the model was trained on.
 inline std::vector<std::string> outside_training_range(const mlp::network& net, const std::vector<double>& x,

@@ -12,6 +12,7 @@
 
 #include "synperf/cost/concept.hpp"
 #include "synperf/cost/mlp_cost.hpp"
+#include "synperf/mlp/format.hpp"
 #include "synperf/family/concept.hpp"
 #include "synperf/features/analysis.hpp"
 #include "synperf/gpu/concept.hpp"
@@ -77,6 +78,14 @@ prediction analyze(const typename F::problem_type& p, const gpu::gpu_numbers& g,
     return out;
 }
 
+/// An MLP cost model must have been trained for F (family, features, framework levels by name); throws
+/// `load_error` otherwise, so weights of another family never answer silently. Other cost models pass as they are.
+template <class F, class C>
+void require_cost_for_family(const C& cost) {
+    if constexpr (std::same_as<C, cost::mlp_cost>)
+        if (cost.loaded()) mlp::check_compatible(cost.network(), F::name, F::feature_names, "cost model", F::framework_levels);
+}
+
 /// Schedules with the built-in scheduler each kernel's dispatch kind asks for.
 struct schedule_by_dispatch {
     scheduler::schedule_result operator()(const work::kernel_launch& k, const gpu::gpu_numbers& g,
@@ -132,7 +141,7 @@ public:
     using problem_type = typename F::problem_type;
 
     predictor() = default;
-    explicit predictor(C cost) : cost_(std::move(cost)) {}
+    explicit predictor(C cost) : cost_(std::move(cost)) { predictor_detail::require_cost_for_family<F>(cost_); }
 
     /// Predicts one op; `framework` selects the categorical input (see F::framework_levels).
     [[nodiscard]] prediction predict(const problem_type& p, std::string_view framework = F::framework_levels[0]) const {
@@ -166,7 +175,10 @@ public:
     using family_type = F;
     using problem_type = typename F::problem_type;
 
-    runtime_predictor(gpu::gpu_numbers numbers, C cost) : numbers_(gpu::validate(numbers)), cost_(std::move(cost)) {}
+    runtime_predictor(gpu::gpu_numbers numbers, C cost)
+        : numbers_(gpu::validate(numbers)), cost_(std::move(cost)) {
+        predictor_detail::require_cost_for_family<F>(cost_);
+    }
 
     [[nodiscard]] prediction predict(const problem_type& p, std::string_view framework = F::framework_levels[0]) const {
         return predictor_detail::predict<F>(
