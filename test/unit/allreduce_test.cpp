@@ -165,6 +165,14 @@ TEST_CASE("allreduce: bad inputs give clear errors") {
                          doctest::Contains("has no NVLink"), invalid_argument);
     CHECK_THROWS_WITH_AS((void)system::builtin_system("tpu_v5"), doctest::Contains("unknown GPU 'tpu_v5'"), invalid_argument);
     CHECK_THROWS_AS((void)family::allreduce_latency_us("h100_sxm", 16, 1 << 20), invalid_argument);
+    // Link numbers beyond any system (an infinite latency otherwise).
+    const gpu::runtime_gpu h100 = gpu::find_gpu("h100_sxm");
+    system::system_spec slow = system::make_system("x", h100.numbers, 8, system::topology::pcie);
+    slow.pcie_gbps = 1e-300;
+    CHECK_THROWS_WITH_AS((void)system::validate(slow), doctest::Contains("pcie_gbps must be in 0.1..1e5"), invalid_argument);
+    slow = system::make_system("x", h100.numbers, 8, system::topology::nvswitch);
+    slow.nvlink_latency_us = 1e300;
+    CHECK_THROWS_WITH_AS((void)system::validate(slow), doctest::Contains("link latencies must be in (0, 1000] us"), invalid_argument);
 }
 
 TEST_CASE("allreduce: one call gives the latency; one GPU needs no communication") {

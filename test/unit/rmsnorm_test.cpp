@@ -85,6 +85,9 @@ TEST_CASE("rmsnorm: invalid shapes give clear errors") {
                          synperf::invalid_argument);
     CHECK_THROWS_WITH_AS(rmsnorm::framework_level("trtllm"), doctest::Contains("unknown framework 'trtllm'"),
                          synperf::invalid_argument);
+    // An impl cast from an out-of-range integer (the launch rules would divide by a zero vector width).
+    CHECK_THROWS_WITH_AS(rmsnorm::plan({1, 1, false, 2, static_cast<rmsnorm_impl>(3)}, a100), doctest::Contains("rmsnorm: unknown impl 3"),
+                         synperf::invalid_argument);
 }
 
 TEST_CASE("rmsnorm: theoretical time is non-decreasing in tokens, and DRAM takes over beyond L2") {

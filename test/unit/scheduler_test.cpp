@@ -527,11 +527,11 @@ TEST_CASE("schedulers reject bad input with a clear message") {
     schedule_options o;
     o.slots_per_sm = 0;
     CHECK_THROWS_WITH_AS((void)hardware_round_robin::schedule(ok, g, o),
-                         "synperf: hardware_round_robin: slots_per_sm must be >= 1, got 0", synperf::invalid_argument);
+                         "synperf: hardware_round_robin: slots_per_sm must be in 1..4096, got 0", synperf::invalid_argument);
     o = {};
     o.persistent_ctas = -2;
     CHECK_THROWS_WITH_AS((void)min_heap_persistent::schedule(ok, g, o),
-                         "synperf: min_heap_persistent: persistent_ctas must be >= 0, got -2", synperf::invalid_argument);
+                         "synperf: min_heap_persistent: persistent_ctas must be in 0..2^24, got -2", synperf::invalid_argument);
     const std::vector<task_class> negative{{tensor_task(1), 3}, {tensor_task(1), -4}};
     CHECK_THROWS_WITH_AS((void)hardware_round_robin::schedule(negative, g, {}),
                          "synperf: hardware_round_robin: task class 1 count must be >= 0, got -4", synperf::invalid_argument);
@@ -541,14 +541,30 @@ TEST_CASE("schedulers reject bad input with a clear message") {
     const std::vector<task_class> overflow{{tensor_task(1), std::numeric_limits<std::int64_t>::max()}, {tensor_task(1), 1}};
     CHECK_THROWS_WITH_AS((void)hardware_round_robin::schedule(overflow, g, {}), doctest::Contains("overflows"),
                          synperf::invalid_argument);
-    // Unequal units on more persistent CTAs than CUDA can launch: an error, before anything is allocated.
+    // More resident CTAs or persistent CTAs than any GPU runs: an error, before anything is allocated.
+    o = {};
+    o.slots_per_sm = 1000000000;
+    CHECK_THROWS_WITH_AS((void)hardware_round_robin::schedule(ok, g, o), doctest::Contains("slots_per_sm must be in 1..4096"),
+                         synperf::invalid_argument);
     const std::vector<task_class> unequal{{tensor_task(2), std::int64_t{1} << 31}, {tensor_task(1), std::int64_t{1} << 31}};
     o = {};
     o.order = unit_order::longest_first;
     o.persistent_ctas = (std::int64_t{1} << 31) + 5;
     CHECK_THROWS_WITH_AS((void)min_heap_persistent::schedule(unequal, g, o),
-                         "synperf: min_heap_persistent: a persistent grid of 2147483653 CTAs exceeds CUDA's limit of 2^31 - 1",
+                         "synperf: min_heap_persistent: persistent_ctas must be in 0..2^24, got 2147483653",
                          synperf::invalid_argument);
+}
+
+TEST_CASE("min_heap_persistent: units 2^70 times apart in cost neither overflow nor loop") {
+    // A gap of more units than an int64 holds between the least-loaded CTA and the next one.
+    const gpu_numbers g = synthetic(4);
+    const std::vector<task_class> tasks{{tensor_task(1e22), 2}, {tensor_task(0.1), 1000}};
+    schedule_options o;
+    o.order = unit_order::longest_first;
+    o.persistent_ctas = 3;
+    const schedule_result r = min_heap_persistent::schedule(tasks, g, o);
+    CHECK(r.makespan_cycles == doctest::Approx(1e22));
+    CHECK(r.tasks == 1002);
 }
 
 TEST_CASE("closed forms are O(1) in the number of tasks") {

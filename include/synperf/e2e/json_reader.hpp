@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -80,12 +81,13 @@ private:
             ++pos_;
             skip_space();
             if (pos_ < s_.size() && s_[pos_] == '}') { ++pos_; return v; }
+            std::unordered_set<std::string> names;
             for (;;) {
                 skip_space();
                 if (pos_ >= s_.size() || s_[pos_] != '"') fail("a member name in quotes", here());
                 std::string key = parse_string();
                 // A repeated member: find() would answer with the first and ignore the other.
-                if (v.find(key) != nullptr) fail("member names once per object", "\"" + key + "\" twice");
+                if (!names.insert(key).second) fail("member names once per object", "\"" + key + "\" twice");
                 skip_space();
                 if (pos_ >= s_.size() || s_[pos_] != ':') fail("':' after member \"" + key + "\"", here());
                 ++pos_;

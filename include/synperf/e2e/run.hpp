@@ -128,6 +128,7 @@ inline void validate(const run_request& r) {
     if (r.decode_steps < 0 || r.decode_steps > 1'000'000)
         synperf::detail::report_error("e2e: decode steps must be in 0..1000000, got " + std::to_string(r.decode_steps));
     validate_iteration_us(r.per_iteration_us);
+    workload_detail::check_lengths(r.prompt_lens, "prompt length");  // before any sum of them can overflow
     if (r.model.max_position > 0)
         for (std::size_t i = 0; i < r.prompt_lens.size(); ++i)
             if (r.prompt_lens[i] + r.decode_steps > r.model.max_position)

@@ -184,6 +184,8 @@ struct elementwise {
 
     /// Rejects empty, overflowing and inconsistent shapes.
     static void validate(const elementwise_problem& p) {
+        if (static_cast<int>(p.kind) < 0 || static_cast<int>(p.kind) > static_cast<int>(elementwise_kind::embedding))
+            synperf::detail::report_error("elementwise: unknown kind " + std::to_string(static_cast<int>(p.kind)));
         const std::string kind(to_string(p.kind));
         const auto fail = [&](const std::string& what) { synperf::detail::report_error("elementwise " + kind + ": " + what); };
         if (p.rows <= 0) fail("rows must be > 0, got " + std::to_string(p.rows));

@@ -265,6 +265,9 @@ inline gemm_fp8_config select_config(const gemm_fp8_problem& p, const gpu::gpu_n
     c.work_units = c.two_sm ? 2 * c.tiles : c.tiles;
     c.k_iterations = ceil_div(p.k, c.bk);
     const int cluster = c.cluster_m * c.cluster_n;
+    if (c.persistent && persistent_cta_capacity(g.sm_count, cluster) == 0)
+        synperf::detail::report_error("gemm_fp8: a cluster of " + std::to_string(cluster) + " CTAs does not fit a GPU with " +
+                                      std::to_string(g.sm_count) + " SMs");
     c.grid_ctas = c.persistent ? std::min(c.work_units, persistent_cta_capacity(g.sm_count, cluster)) : c.work_units;
     return c;
 }

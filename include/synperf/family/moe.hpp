@@ -267,6 +267,10 @@ struct moe {
 
     /// Rejects sizes Triton's fused_moe or the sharding cannot run.
     static void validate(const moe_problem& p) {
+        if (p.dtype != moe_dtype::bf16 && p.dtype != moe_dtype::fp8)
+            synperf::detail::report_error("moe: unknown dtype " + std::to_string(static_cast<int>(p.dtype)));
+        if (p.remote != moe_remote_slots::dropped && p.remote != moe_remote_slots::clamped_to_expert0)
+            synperf::detail::report_error("moe: unknown remote-slot rule " + std::to_string(static_cast<int>(p.remote)));
         const auto check = [](std::int64_t v, const char* what, std::int64_t max) {
             if (v <= 0) synperf::detail::report_error(std::string("moe: ") + what + " must be > 0, got " + std::to_string(v));
             if (v > max)

@@ -109,13 +109,13 @@ constexpr const gpu_numbers& validate(const gpu_numbers& n) {
     if (!within(n.l2_bytes, 1024, 1099511627776.0)) report_bad_number("l2_bytes", "must be in 1024..2^40 (bytes)");
     if (!within(n.l2_gbps, 1, 1e7)) report_bad_number("l2_gbps", "must be in 1..1e7 (GB/s)");
     if (!within(n.smem_bytes_per_clk, 1, 1e5)) report_bad_number("smem_bytes_per_clk", "must be in 1..1e5 (per SM)");
-    if (n.smem_per_sm_bytes <= 0) report_bad_number("smem_per_sm_bytes", "must be > 0");
+    if (n.smem_per_sm_bytes <= 0 || n.smem_per_sm_bytes > (1 << 30)) report_bad_number("smem_per_sm_bytes", "must be in 1..2^30");
     if (n.smem_per_cta_bytes <= 0 || n.smem_per_cta_bytes > n.smem_per_sm_bytes) report_bad_number("smem_per_cta_bytes", "must be in 1..smem_per_sm_bytes");
-    if (n.regs_per_sm <= 0) report_bad_number("regs_per_sm", "must be > 0");
+    if (n.regs_per_sm <= 0 || n.regs_per_sm > (1 << 24)) report_bad_number("regs_per_sm", "must be in 1..2^24");
     if (n.max_regs_per_thread <= 0 || n.max_regs_per_thread > 255) report_bad_number("max_regs_per_thread", "must be in 1..255");
-    if (n.max_warps_per_sm <= 0) report_bad_number("max_warps_per_sm", "must be > 0");
+    if (n.max_warps_per_sm <= 0 || n.max_warps_per_sm > 65536) report_bad_number("max_warps_per_sm", "must be in 1..65536");
     if (n.max_threads_per_sm != 32 * n.max_warps_per_sm) report_bad_number("max_threads_per_sm", "must equal 32 * max_warps_per_sm");
-    if (n.max_ctas_per_sm <= 0) report_bad_number("max_ctas_per_sm", "must be > 0");
+    if (n.max_ctas_per_sm <= 0 || n.max_ctas_per_sm > 4096) report_bad_number("max_ctas_per_sm", "must be in 1..4096");
     if (n.max_threads_per_cta <= 0 || n.max_threads_per_cta > n.max_threads_per_sm) report_bad_number("max_threads_per_cta", "must be in 1..max_threads_per_sm");
     if (n.nvlink_gbps != 0 && !within(n.nvlink_gbps, 1, 1e6)) report_bad_number("nvlink_gbps", "must be 0 (none) or in 1..1e6 (GB/s)");
     if (!within(n.pcie_gbps, 0.1, 1e5)) report_bad_number("pcie_gbps", "must be in 0.1..1e5 (GB/s)");

@@ -2,6 +2,7 @@
 #pragma once
 /// \file predictor<G, F, S, C>: a GPU, a kernel family, a scheduler and a cost model composed at compile time.
 #include <algorithm>
+#include <cmath>
 #include <concepts>
 #include <span>
 #include <string>
@@ -109,6 +110,9 @@ prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g,
         synperf::detail::report_error(std::string(F::name) + ": the cost model returned efficiency " + std::to_string(efficiency) +
                                       ", outside (0, 1]");
     out.latency_us = floored_latency_us(out.theoretical_us, efficiency, out.kernel_floor_us);
+    if (!(std::isfinite(out.latency_us) && out.latency_us > 0.0))  // NaN fails too
+        synperf::detail::report_error(std::string(F::name) + ": the predicted latency is not a finite time (bound " +
+                                      std::to_string(out.theoretical_us) + " us): an input beyond any modelled GPU or system");
     out.efficiency = out.latency_us > out.kernel_floor_us ? efficiency : out.theoretical_us / out.latency_us;
     return out;
 }

@@ -189,9 +189,11 @@ namespace detail {
                 // before the next CTA, and moves to its place.
                 const slot& low = sorted.front();
                 const slot& next = sorted[1];
-                auto units = static_cast<std::int64_t>(std::max(1.0, std::ceil((next.load - low.load) / c)));
+                // Capped at the n units left before the cast: a gap of 2^63 units (costs 1e22 apart) is
+                // no integer, and the count never needs more.
+                auto units = static_cast<std::int64_t>(std::min(static_cast<double>(n), std::max(1.0, std::ceil((next.load - low.load) / c))));
                 while (units > 1 && !before({low.load + static_cast<double>(units - 1) * c, low.cta, 0}, next)) --units;
-                while (before({low.load + static_cast<double>(units) * c, low.cta, 0}, next)) ++units;
+                while (units < n && before({low.load + static_cast<double>(units) * c, low.cta, 0}, next)) ++units;
                 units = std::min(units, n);
                 histories.add(sorted, 0, k, units);
                 slot front = sorted.front();

@@ -117,13 +117,17 @@ inline const system_spec& validate(const system_spec& s) {
     };
     if (s.gpus_per_node < 1 || s.gpus_per_node > 1024)
         bad("gpus_per_node must be in 1..1024, got " + std::to_string(s.gpus_per_node));
-    if (!(s.pcie_gbps > 0) || !std::isfinite(s.pcie_gbps)) bad("pcie_gbps must be > 0, got " + std::to_string(s.pcie_gbps));
-    if (!(s.nvlink_gbps >= 0) || !std::isfinite(s.nvlink_gbps)) bad("nvlink_gbps must be >= 0, got " + std::to_string(s.nvlink_gbps));
+    if (static_cast<int>(s.wiring) < 0 || static_cast<int>(s.wiring) > static_cast<int>(topology::pcie))
+        bad("unknown topology " + std::to_string(static_cast<int>(s.wiring)));
+    // Plausibility ranges as for GPU numbers (a hundred times beyond today's links): outside them a value is a unit
+    // mistake and the latency would be off by orders of magnitude, or infinite.
+    if (!(s.pcie_gbps >= 0.1 && s.pcie_gbps <= 1e5)) bad("pcie_gbps must be in 0.1..1e5, got " + std::to_string(s.pcie_gbps));
+    if (!(s.nvlink_gbps == 0 || (s.nvlink_gbps >= 1 && s.nvlink_gbps <= 1e6)))
+        bad("nvlink_gbps must be 0 (none) or in 1..1e6, got " + std::to_string(s.nvlink_gbps));
     if (s.wiring != topology::pcie && !(s.nvlink_gbps > 0))
         bad(std::string("topology ") + std::string(to_string(s.wiring)) + " needs nvlink_gbps > 0 (the GPU has no NVLink)");
-    if (!(s.nvlink_latency_us > 0) || !(s.pcie_latency_us > 0) || !std::isfinite(s.nvlink_latency_us) ||
-        !std::isfinite(s.pcie_latency_us))
-        bad("link latencies must be > 0");
+    if (!(s.nvlink_latency_us > 0 && s.nvlink_latency_us <= 1e3) || !(s.pcie_latency_us > 0 && s.pcie_latency_us <= 1e3))
+        bad("link latencies must be in (0, 1000] us");
     if (s.in_switch_reduction && s.wiring != topology::nvswitch) bad("in_switch_reduction needs topology nvswitch");
     if (s.p2p_group_size < 0 || s.p2p_group_size > s.gpus_per_node)
         bad("p2p_group_size must be in 0..gpus_per_node, got " + std::to_string(s.p2p_group_size));

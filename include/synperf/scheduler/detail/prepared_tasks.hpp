@@ -67,10 +67,12 @@ inline void max_into(work::task_work& a, const work::task_work& b) noexcept {
                                             const schedule_options& o, std::string_view who) {
     const std::string where(who);
     if (g.sm_count < 1) synperf::detail::report_error(where + ": sm_count must be >= 1, got " + std::to_string(g.sm_count));
-    if (o.slots_per_sm < 1)
-        synperf::detail::report_error(where + ": slots_per_sm must be >= 1, got " + std::to_string(o.slots_per_sm));
-    if (o.persistent_ctas < 0)
-        synperf::detail::report_error(where + ": persistent_ctas must be >= 0, got " + std::to_string(o.persistent_ctas));
+    // Upper limits far beyond any GPU (64 resident CTAs per SM, a few thousand SMs): the simulations keep state
+    // per resident CTA, so a larger value would be an allocation of gigabytes, not a schedule.
+    if (o.slots_per_sm < 1 || o.slots_per_sm > 4096)
+        synperf::detail::report_error(where + ": slots_per_sm must be in 1..4096, got " + std::to_string(o.slots_per_sm));
+    if (o.persistent_ctas < 0 || o.persistent_ctas > (std::int64_t{1} << 24))
+        synperf::detail::report_error(where + ": persistent_ctas must be in 0..2^24, got " + std::to_string(o.persistent_ctas));
 
     prepared_tasks p;
     p.cost.resize(tasks.size());
