@@ -177,6 +177,8 @@ TEST_CASE("allreduce: bad inputs give clear errors") {
 
 TEST_CASE("allreduce: one call gives the latency; one GPU needs no communication") {
     CHECK(family::allreduce_latency_us("h100_sxm", 1, 1 << 20) == 0.0);
+    CHECK_THROWS_WITH_AS((void)family::allreduce_latency_us("h100_sxm", 1, -1), doctest::Contains("bytes must be > 0"), invalid_argument);
+    CHECK_THROWS_AS((void)family::allreduce_latency_us("h900", 1, 1 << 20), invalid_argument);
     const double small = family::allreduce_latency_us("h100_sxm", 8, 16 << 10);
     const double large = family::allreduce_latency_us("h100_sxm", 8, 64 << 20);
     CHECK(small > family::estimate(problem("h100_sxm", 8, 16 << 10, collective_impl::sglang)).theoretical_us);

@@ -41,8 +41,11 @@ namespace synperf::family {
 [[nodiscard]] inline double allreduce_latency_us(std::string_view gpu, int gpus, std::int64_t bytes,
                                                  std::string_view framework = "sglang",
                                                  collective_dtype dtype = collective_dtype::bf16) {
-    if (gpus == 1) return 0.0;
     const gpu::runtime_gpu g = gpu::find_gpu(gpu);
+    if (gpus == 1) {  // no communication, but the inputs still have to make sense
+        if (bytes <= 0) synperf::detail::report_error("allreduce: bytes must be > 0, got " + std::to_string(bytes));
+        return 0.0;
+    }
     allreduce_problem p{system::builtin_system(g.name), collective_op::all_reduce, bytes, dtype, gpus,
                         parse_collective_impl(framework)};
     return predict_collective(p, g.numbers).latency_us;

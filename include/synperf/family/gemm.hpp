@@ -221,7 +221,7 @@ struct gemm {
     static std::size_t framework_level(std::string_view framework) {
         if (framework == "trtllm") return 0;
         if (framework == "sglang" || framework == "vllm" || framework == "torch") return 1;
-        synperf::detail::report_error("gemm: unknown framework '" + std::string(framework) + "'; known: trtllm, sglang, vllm");
+        synperf::detail::report_error("gemm: unknown framework '" + std::string(framework) + "'; known: trtllm, sglang, vllm, torch");
     }
 
     // Scale-free: cycle counts enter as ratios to the op's lower bound, so that a GPU's absolute speed does not
