@@ -67,7 +67,7 @@ inline void max_into(work::task_work& a, const work::task_work& b) noexcept {
                                             const schedule_options& o, std::string_view who) {
     const std::string where(who);
     if (g.sm_count < 1) synperf::detail::report_error(where + ": sm_count must be >= 1, got " + std::to_string(g.sm_count));
-    // Upper limits far beyond any GPU (64 resident CTAs per SM, a few thousand SMs): the simulations keep state
+    // Upper limits far beyond any GPU (at most 32 resident CTAs per SM today): the simulations keep state
     // per resident CTA, so a larger value would be an allocation of gigabytes, not a schedule.
     if (o.slots_per_sm < 1 || o.slots_per_sm > 4096)
         synperf::detail::report_error(where + ": slots_per_sm must be in 1..4096, got " + std::to_string(o.slots_per_sm));
