@@ -91,7 +91,7 @@ case "$case" in
       --inter 4194304 --experts 4096 --topk 8
     expect_error "silu_mul: the input of tokens x 2d = .* exceeds 2\^40" predict silu_mul --gpu h100_sxm --tokens 2147483647 --d 16777216
     expect_error "rmsnorm: tokens x hidden = .* exceeds 2\^40" predict rmsnorm --gpu h100_sxm --tokens 2147483647 --hidden 1048576
-    expect_error "fp8_quantize: the kernel reads bf16, got --dtype fp32" predict elementwise --gpu h100_sxm --op fp8_quantize --rows 1 --cols 8 --dtype fp32
+    expect_error "fp8_quantize: the FP8 quantize kernel reads bf16 \(element_bytes 2\), got 4" predict elementwise --gpu h100_sxm --op fp8_quantize --rows 1 --cols 8 --dtype fp32
     expect_error "unknown --dtype 'garbage'" predict elementwise --gpu h100_sxm --op fp8_quantize --rows 1 --cols 8 --dtype garbage
     # A list of GPUs none of which can run the op fails after saying why for each.
     expect_error "none of the 2 listed GPUs can run this" predict gemm --gpu h100_sxm,a100_sxm --m 2147483647 --n 2147483647 --k 1
