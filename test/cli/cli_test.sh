@@ -49,6 +49,57 @@ case "$case" in
     expect_error "bad_fp8.csv:3: gemm_fp8: k must be a multiple of 16" predict gemm_fp8 --gpu h100_sxm --csv "$work/bad_fp8.csv"
     printf 'm,n,k\n1,2,3\n3000000000,4,4\n' > "$work/big.csv"
     expect_error "big.csv:3: gemm: m must be <= 2\^31" predict gemm --gpu h100_sxm --csv "$work/big.csv";;
+  measured_column)
+    # A measured_us column adds measured_us and error_pct to each row and a summary on stderr; bad values name their line.
+    printf 'm,n,k,measured_us\n1,4096,4096,10\n4096,4096,4096,200\n' > "$work/measured.csv"
+    out="$("$synperf" predict gemm --gpu h100_sxm --csv "$work/measured.csv" 2>"$work/err.txt")" || fail "gemm with measured_us"
+    [[ "$(head -1 <<<"$out")" == *,measured_us,error_pct ]] || fail "header lacks measured_us,error_pct: $out"
+    awk -F, 'NR > 1 && ($(NF - 1) + 0 <= 0 || $NF !~ /^[+-][0-9]+\.[0-9][0-9]$/) {bad = 1} END {exit bad}' <<<"$out" \
+      || fail "rows lack measured_us / error_pct: $out"
+    grep -Eq '^measured on h100_sxm: 2 rows, MAPE [0-9.]+ %, P90 [0-9.]+ %, mean signed error [+-][0-9.]+ %$' "$work/err.txt" \
+      || fail "no summary: $(cat "$work/err.txt")"
+    "$synperf" predict gemm --gpu h100_sxm --csv "$work/measured.csv" --json 2>/dev/null | grep -c '"error_pct"' | grep -qx 2 \
+      || fail "--json rows lack error_pct"
+    # The error is (predicted - measured) / measured: recompute it from the printed columns.
+    awk -F, 'NR > 1 {e = 100 * ($5 - $(NF - 1)) / $(NF - 1); if (e - $NF > 0.01 || $NF - e > 0.01) bad = 1} END {exit bad}' <<<"$out" \
+      || fail "error_pct is not (latency - measured) / measured: $out"
+    printf 'batch,seq,measured_us\n4,1024,35.5\n8,2048,0\n' > "$work/bad_measured.csv"
+    expect_error "bad_measured.csv:3: column 'measured_us': expected a time > 0" \
+      predict attention --gpu h100_sxm --heads 32 --kv-heads 8 --head-dim 128 --phase decode --csv "$work/bad_measured.csv"
+    printf 'tokens,measured_us\n16,nan\n' > "$work/nan_measured.csv"
+    expect_error "nan_measured.csv:2: column 'measured_us': expected a finite number" \
+      predict rmsnorm --gpu h100_sxm --hidden 4096 --csv "$work/nan_measured.csv"
+    for cmd in "moe --hidden 4096 --inter 14336 --experts 8 --topk 2" "silu_mul --d 14336" "elementwise --op residual_add --hidden 4096"; do
+      printf 'tokens,measured_us\n16,20\n256,40\n' > "$work/tokens.csv"
+      # shellcheck disable=SC2086
+      "$synperf" predict $cmd --gpu h100_sxm --csv "$work/tokens.csv" 2>&1 >/dev/null | grep -q '^measured on h100_sxm: 2 rows' \
+        || fail "predict $cmd: no measured summary"
+    done
+    printf 'gpus,bytes,measured_us\n8,1048576,30\n' > "$work/ar.csv"
+    "$synperf" predict allreduce --gpu h100_sxm --csv "$work/ar.csv" 2>&1 >/dev/null | grep -q '^measured on h100_sxm: 1 rows' \
+      || fail "predict allreduce: no measured summary"
+    echo "ok: measured_us columns and summaries";;
+  h200_measurements)
+    # The H200 measurements in bench/measure/h200_sxm set against the models: every figure the docs quote is what the
+    # command prints with the committed weights.
+    m="$src/bench/measure/h200_sxm"
+    summary() { "$synperf" "$@" 2>&1 >/dev/null | grep '^measured on ' || fail "no summary from: $*"; }
+    cells() { sed -E 's/.*MAPE ([0-9.]+) %, P90 ([0-9.]+) %.*/\1 | \2/' <<<"$1"; }
+    for set in "prefill, 54 non-causal|prefill|attention_fa2_prefill.csv|" "prefill, 54 causal|prefill|attention_fa2_prefill_causal.csv|--causal" \
+               "decode, 35 split-KV|decode|attention_fa2_decode.csv|"; do
+      IFS='|' read -r label phase file flag <<<"$set"
+      # shellcheck disable=SC2086
+      args=(predict attention --gpu h200_sxm --kernel fa2 --no-preprocess --phase "$phase" $flag --csv "$m/$file")
+      shipped="$(summary "${args[@]}")"
+      protocol="$(summary "${args[@]}" --weights "$src/models/protocol/attention_$phase.mlp")"
+      row="| $label | $(cells "$shipped") | $(cells "$protocol") |"
+      grep -qxF -- "$row" "$src/docs/families/attention.md" || fail "docs/families/attention.md lacks the row '$row'"
+    done
+    gemm="$(summary predict gemm --gpu h200_sxm --csv "$m/gemm_bf16.csv")"
+    grep -qF -- "$gemm" "$src/README.md" || fail "README.md does not quote '$gemm'"
+    grep -qF -- "MAPE $(sed -E 's/.*MAPE ([0-9.]+ %, P90 [0-9.]+ %).*/\1/' <<<"$gemm")" "$src/docs/families/gemm.md" \
+      || fail "docs/families/gemm.md does not quote the GEMM summary '$gemm'"
+    echo "ok: the H200 measurement figures match the commands";;
   predict_gpu_list)
     # Every predict command runs on each GPU of a list; a GPU it cannot serve says why and the others still run.
     out="$("$synperf" predict gemm_fp8 --gpu h100_sxm,a100_sxm,b200_sxm --m 64 --n 4096 --k 4096)" || fail "gemm_fp8 list: $out"

@@ -594,3 +594,42 @@ TEST_CASE("flash tiles: the causal block runs equal kv_blocks block by block") {
                     }
     CHECK(cases == 7 * 4 * 4 * 4 * 5);
 }
+
+TEST_CASE("mma.sync kernels run their tensor work at the warp-level rate, wgmma and tcgen05 kernels at the dense rate") {
+    using synperf::gpu::mma_issue;
+    // Every task with tensor work, and the compulsory bound, carry the kernel's instruction kind.
+    const auto issue_of = [](const attn::attention_plan& plan) {
+        const auto& main = plan.kernels.front();
+        REQUIRE(main.compulsory.has_value());
+        for (const auto& c : main.tasks)
+            if (c.work.tensor_flop > 0) CHECK(c.work.tensor_issue == main.compulsory->tensor_issue);
+        return main.compulsory->tensor_issue;
+    };
+    const attention_problem long_prefill = prefill(1, 4096, 4096, 32, 8, 128, false);
+    CHECK(issue_of(attn::fa2::plan(long_prefill, h100)) == mma_issue::warp_sync);
+    CHECK(issue_of(attn::fa2::plan(decode(16, 8192, 32, 8, 128), h100)) == mma_issue::warp_sync);
+    CHECK(issue_of(attn::fa3::plan(long_prefill, h100)) == mma_issue::native);          // sm90 path: wgmma
+    CHECK(issue_of(attn::fa3::plan(long_prefill, a100)) == mma_issue::warp_sync);       // Sm80 path
+    CHECK(issue_of(attn::flashinfer::plan(long_prefill, h100)) == mma_issue::native);   // SM90 prefill plan
+    attention_problem fp8_kv = long_prefill;
+    fp8_kv.kv_type = attn::kv_dtype::fp8;
+    CHECK(issue_of(attn::flashinfer::plan(fp8_kv, h100)) == mma_issue::warp_sync);      // FA2-style prefill
+    CHECK(issue_of(attn::trtllm::plan(decode(16, 8192, 32, 4, 128), h100)) == mma_issue::warp_sync);  // XQA HMMA
+    attention_problem fp8_decode = decode(16, 8192, 32, 4, 128);
+    fp8_decode.kv_type = attn::kv_dtype::fp8;
+    CHECK(issue_of(attn::trtllm::plan(fp8_decode, h100)) == mma_issue::native);         // XQA's sm90 GMMA kernel
+
+    // The same FA2 prefill is tensor-bound on H100 and takes 1.5x the cycles wgmma would need.
+    const attn::attention_plan fa2_plan = attn::fa2::plan(long_prefill, h100);
+    synperf::work::task_work as_wgmma = *fa2_plan.kernels.front().compulsory;
+    as_wgmma.tensor_issue = mma_issue::native;
+    const auto warp = synperf::work::sm_cycles(*fa2_plan.kernels.front().compulsory, h100);
+    const auto wide = synperf::work::sm_cycles(as_wgmma, h100);
+    CHECK(warp.tensor == doctest::Approx(1.5 * wide.tensor));
+    // On A100 mma.sync is the architecture's own instruction: no penalty.
+    const attn::attention_plan a100_plan = attn::fa2::plan(long_prefill, a100);
+    synperf::work::task_work a100_native = *a100_plan.kernels.front().compulsory;
+    a100_native.tensor_issue = mma_issue::native;
+    CHECK(synperf::work::sm_cycles(*a100_plan.kernels.front().compulsory, a100).tensor ==
+          doctest::Approx(synperf::work::sm_cycles(a100_native, a100).tensor));
+}

@@ -57,6 +57,16 @@ TEST_CASE_TEMPLATE_DEFINE("gpu policy", G, gpu_policy_suite) {
         CHECK(n.fma_fp32_per_clk <= fp32_lanes);
         CHECK(n.fma_fp32_per_clk >= 0.9 * fp32_lanes);
         CHECK(n.xu_per_clk == (n.sm_version() == 103 ? 32 : 16));
+        // Warp-level mma.sync: at most 2730 BF16 flop per clock per SM on sm_90 (measured on H200) and sm_100/103
+        // (H20's capped tensor rate is below it); elsewhere it is the dense rate.
+        using synperf::gpu::mma_issue;
+        using synperf::gpu::tensor_dtype;
+        const double warp_bf16 = n.tensor_flop_per_clk(tensor_dtype::bf16, mma_issue::warp_sync);
+        if (n.cc_major == 9 || n.cc_major == 10)
+            CHECK(warp_bf16 == doctest::Approx(std::min(8192.0 / 3.0, n.tensor_bf16_flop_per_clk)));
+        else
+            CHECK(warp_bf16 == n.tensor_bf16_flop_per_clk);
+        CHECK(n.tensor_flop_per_clk(tensor_dtype::bf16, mma_issue::native) == n.tensor_bf16_flop_per_clk);
         CHECK(n.smem_bytes_per_clk == 128);
         CHECK(n.tensor_clock_mhz <= n.boost_clock_mhz);
         CHECK(n.tensor_fp8_flop_per_clk <= 2 * n.tensor_bf16_flop_per_clk + 1e-9);

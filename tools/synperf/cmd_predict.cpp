@@ -77,7 +77,8 @@ void run_predict_gemm(const predict_gemm_options& o) {
 
     std::vector<family::gemm_problem> problems;
     std::vector<std::size_t> lines;
-    for (const mnk_row& s : mnk_shapes(o, "gemm")) {
+    const std::vector<mnk_row> shapes = mnk_shapes(o, "gemm");
+    for (const mnk_row& s : shapes) {
         problems.push_back({s.m, s.n, s.k, parse_dtype(o.dtype), o.reuse_distance});
         lines.push_back(s.line);
     }
@@ -87,23 +88,28 @@ void run_predict_gemm(const predict_gemm_options& o) {
     check_weights_for<family::gemm>(*net, o.weights);
     const runtime_predictor<family::gemm> pred(g.numbers, cost::mlp_cost(net));
 
+    measured_report measured(measured_times(shapes));
     nlohmann::json rows = nlohmann::json::array();
     if (!o.csv.empty() && !o.json && o.print_header)
-        fmt::print("gpu,m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,split_k,waves\n");
-    for (const auto& p : problems) {
+        fmt::print("gpu,m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,split_k,waves{}\n", measured.header_columns());
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        const family::gemm_problem& p = problems[i];
         const prediction r = pred.predict(p, o.framework);
         const family::gemm_config c = family::gemm::plan(p, g.numbers).config;
         const auto warnings = outside_training_range(*net, r.features, r.efficiency);
         if (o.json) {
             rows.push_back(to_json(g, p, o.framework, r, c, warnings));
+            measured.add_json_fields(rows.back(), i, r.latency_us);
         } else if (!o.csv.empty()) {
-            fmt::print("{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}x{}x{},{},{:.3f}\n", g.name, p.m, p.n, p.k, r.latency_us, r.efficiency,
-                       r.theoretical_us, r.bottleneck, c.bm, c.bn, c.bk, c.split_k, r.kernels.front().waves);
+            fmt::print("{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}x{}x{},{},{:.3f}{}\n", g.name, p.m, p.n, p.k, r.latency_us, r.efficiency,
+                       r.theoretical_us, r.bottleneck, c.bm, c.bn, c.bk, c.split_k, r.kernels.front().waves,
+                       measured.csv_fields(i, r.latency_us));
         } else {
             print_text(g, p, o.framework, r, c, warnings);
         }
     }
     if (o.json) fmt::print("{}\n", (o.csv.empty() ? rows[0] : rows).dump(2));
+    measured.print_summary(g.name);
 }
 
 }  // namespace
@@ -136,7 +142,7 @@ void add_predict_command(CLI::App& app) {
                      "bytes touched between two runs on the same weights (default 0: serving, weights from DRAM; a "
                      "benchmark cycling c copies of W: c*n*k*2)");
     gemm->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
-    gemm->add_option("--csv", o.csv, "CSV with columns m,n,k: predict every row");
+    gemm->add_option("--csv", o.csv, "CSV with columns m,n,k (optional measured_us: error per row and a summary): predict every row");
     gemm->add_flag("--json", o.json, "print JSON");
     gemm->final_callback([] { for_each_listed_gpu(o, run_predict_gemm); });
 }

@@ -75,7 +75,7 @@ system::system_spec node_of(const predict_allreduce_options& o, const gpu::runti
 /// `--csv FILE`: one collective per row (columns gpus, bytes), one CSV line of output per row.
 void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::runtime_gpu& g, const system::system_spec& sys) {
     const data::csv_table t = data::csv_table::load(o.csv);
-    static constexpr std::array<std::string_view, 2> known{"gpus", "bytes"};
+    static constexpr std::array<std::string_view, 3> known{"gpus", "bytes", measured_column};
     t.require_known_columns(known, "predict allreduce");
     const std::size_t c_gpus = t.column("gpus"), c_bytes = t.column("bytes");
     std::vector<family::allreduce_problem> problems;
@@ -86,19 +86,22 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
         if (p.gpus > 1) at_csv_row(t.source(), t.line(r), [&] { family::allreduce::validate(p); });
         problems.push_back(std::move(p));
     }
+    measured_report measured(measured_times(t));
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_ALLREDUCE, "allreduce");
     check_weights_for<family::allreduce>(*net, o.weights);
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
-    if (o.print_header) fmt::print("gpu,gpus,bytes,latency_us,efficiency,theoretical_us,algorithm\n");
-    for (const auto& p : problems) {
+    if (o.print_header) fmt::print("gpu,gpus,bytes,latency_us,efficiency,theoretical_us,algorithm{}\n", measured.header_columns());
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        const family::allreduce_problem& p = problems[i];
         if (p.gpus == 1) {
-            fmt::print("{},1,{},0,1,0,none\n", g.name, p.bytes);
+            fmt::print("{},1,{},0,1,0,none{}\n", g.name, p.bytes, measured.csv_fields(i, 0.0));
             continue;
         }
         const prediction r = pred.predict(p, family::to_string(p.implementation));
-        fmt::print("{},{},{},{:.4f},{:.4f},{:.4f},{}\n", g.name, p.gpus, p.bytes, r.latency_us, r.efficiency, r.theoretical_us,
-                   family::to_string(family::estimate(p).policy));
+        fmt::print("{},{},{},{:.4f},{:.4f},{:.4f},{}{}\n", g.name, p.gpus, p.bytes, r.latency_us, r.efficiency, r.theoretical_us,
+                   family::to_string(family::estimate(p).policy), measured.csv_fields(i, r.latency_us));
     }
+    measured.print_summary(g.name);
 }
 
 void run_predict_allreduce(const predict_allreduce_options& o) {
@@ -171,7 +174,7 @@ void add_predict_allreduce_command(CLI::App& predict) {
     o.gpu.add_to(*cmd);
     cmd->add_option("--gpus", o.gpus, "GPUs taking part (TP size)");
     cmd->add_option("--bytes", o.bytes, "message bytes");
-    cmd->add_option("--csv", o.csv, "CSV with columns gpus,bytes: predict every row (op, implementation and node from the flags)");
+    cmd->add_option("--csv", o.csv, "CSV with columns gpus,bytes (optional measured_us: error per row and a summary): predict every row (op, implementation and node from the flags)");
     cmd->add_option("--implementation,--framework", o.implementation, "sglang, vllm, sglang_eager, trtllm, nccl or torch")
         ->check(CLI::IsMember({"sglang", "vllm", "sglang_eager", "vllm_eager", "trtllm", "nccl", "torch"}))
         ->capture_default_str();

@@ -162,13 +162,15 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
         }));
         rows.push_back(std::move(row));
     }
+    measured_report measured(measured_times(t));
     auto net = attention_model(problems.empty() ? at::phase::prefill : problems.front().stage, o.weights);
     check_weights_for<F>(*net, o.weights);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     nlohmann::json out = nlohmann::json::array();
     if (!o.json && o.print_header)
         fmt::print("gpu,framework,phase,batch,seq,heads,kv_heads,head_dim,window,latency_us,efficiency,theoretical_us,bottleneck,"
-                   "implementation\n");
+                   "implementation{}\n",
+                   measured.header_columns());
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const at::attention_problem& p = problems[i];
         const prediction r = pred.predict(p, o.framework);
@@ -179,13 +181,15 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
                            {"window", p.window}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
                            {"theoretical_us", r.theoretical_us}, {"bottleneck", r.bottleneck}, {"implementation", impl},
                            {"warnings", outside_training_range(*net, r.features, r.efficiency)}});
+            measured.add_json_fields(out.back(), i, r.latency_us);
             continue;
         }
-        fmt::print("{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}\n", g.name, o.framework, at::to_string(p.stage), rows[i].batch,
+        fmt::print("{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}{}\n", g.name, o.framework, at::to_string(p.stage), rows[i].batch,
                    rows[i].seq, p.heads, p.kv_heads, p.head_dim, p.window, r.latency_us, r.efficiency, r.theoretical_us,
-                   r.bottleneck, impl);
+                   r.bottleneck, impl, measured.csv_fields(i, r.latency_us));
     }
     if (o.json) fmt::print("{}\n", out.dump(2));
+    measured.print_summary(g.name);
 }
 
 void run_predict_attention(const predict_attention_options& o) {
@@ -229,7 +233,7 @@ void add_predict_attention_command(CLI::App& predict) {
     cmd->add_flag("--no-preprocess", o.no_preprocess, "leave out the op's pre-processing kernels (RoPE + KV write / KV store)");
     cmd->add_option("--csv", o.csv,
                     "CSV of uniform batches: columns (any of batch, seq, heads, kv_heads, head_dim, window) give each row's sizes; "
-                    "the flags give the rest");
+                    "the flags give the rest; an optional measured_us column adds each row's error and a summary");
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->final_callback([] { for_each_listed_gpu(o, run_predict_attention); });

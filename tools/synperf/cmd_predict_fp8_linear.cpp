@@ -79,7 +79,8 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
     const family::fp8_linear_framework fw = family::fp8_linear::parse_framework(o.framework);
     std::vector<family::fp8_linear_problem> problems;
     std::vector<std::size_t> lines;
-    for (const mnk_row& s : mnk_shapes(o, "fp8_linear")) {
+    const std::vector<mnk_row> shapes = mnk_shapes(o, "fp8_linear");
+    for (const mnk_row& s : shapes) {
         problems.push_back({s.m, s.n, s.k, fw, o.reuse_distance});
         lines.push_back(s.line);
     }
@@ -91,9 +92,11 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
     check_weights_for<family::fp8_linear>(*net, o.weights);
     const runtime_predictor<family::fp8_linear> pred(g.numbers, cost::mlp_cost(net));
 
+    measured_report measured(measured_times(shapes));
     nlohmann::json rows = nlohmann::json::array();
     if (!o.csv.empty() && !o.json && o.print_header)
-        fmt::print("gpu,framework,m,n,k,latency_us,efficiency,theoretical_us,kernel_floor_us,bottleneck,gemm\n");
+        fmt::print("gpu,framework,m,n,k,latency_us,efficiency,theoretical_us,kernel_floor_us,bottleneck,gemm{}\n",
+                   measured.header_columns());
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const family::fp8_linear_problem& p = problems[i];
         const family::fp8_linear_plan& plan = plans[i];
@@ -101,16 +104,18 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
         const auto warnings = outside_training_range(*net, r.features, r.efficiency);
         if (o.json) {
             rows.push_back(to_json(g, o.framework, p, plan, r, warnings));
+            measured.add_json_fields(rows.back(), i, r.latency_us);
         } else if (!o.csv.empty()) {
             const std::string gemm = plan.cuda_core_gemm ? std::string("cuda_core")
                                                          : fmt::format("{}x{}x{}", plan.gemm.bm, plan.gemm.bn, plan.gemm.bk);
-            fmt::print("{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{},{}\n", g.name, o.framework, p.m, p.n, p.k, r.latency_us,
-                       r.efficiency, r.theoretical_us, r.kernel_floor_us, r.bottleneck, gemm);
+            fmt::print("{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{},{}{}\n", g.name, o.framework, p.m, p.n, p.k, r.latency_us,
+                       r.efficiency, r.theoretical_us, r.kernel_floor_us, r.bottleneck, gemm, measured.csv_fields(i, r.latency_us));
         } else {
             print_text(g, o.framework, p, plan, r, warnings);
         }
     }
     if (o.json) fmt::print("{}\n", (o.csv.empty() ? rows[0] : rows).dump(2));
+    measured.print_summary(g.name);
 }
 
 }  // namespace
@@ -123,7 +128,7 @@ void add_predict_fp8_linear_command(CLI::App& predict) {
     cmd->add_option("--m", o.m, "rows of X and Y (tokens)");
     cmd->add_option("--n", o.n, "output features (multiple of 16)");
     cmd->add_option("--k", o.k, "input features (multiple of 16)");
-    cmd->add_option("--csv", o.csv, "CSV with columns m,n,k: predict every row");
+    cmd->add_option("--csv", o.csv, "CSV with columns m,n,k (optional measured_us: error per row and a summary): predict every row");
     cmd->add_option("--framework", o.framework, "trtllm (per-tensor scale, cuBLASLt) or sglang (per-token scales, CUTLASS)");
     cmd->add_option("--reuse-distance", o.reuse_distance,
                     "bytes touched between two runs on the same weights (default 0: serving, weights from DRAM)");

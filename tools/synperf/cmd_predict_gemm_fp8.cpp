@@ -63,7 +63,8 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
     const gpu::runtime_gpu g = o.gpu.resolve();
     std::vector<family::gemm_fp8_problem> problems;
     std::vector<std::size_t> lines;
-    for (const mnk_row& s : mnk_shapes(o, "gemm_fp8")) {
+    const std::vector<mnk_row> shapes = mnk_shapes(o, "gemm_fp8");
+    for (const mnk_row& s : shapes) {
         problems.push_back({s.m, s.n, s.k});
         lines.push_back(s.line);
     }
@@ -75,9 +76,10 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
     check_weights_for<family::gemm_fp8>(*net, o.weights);
     const runtime_predictor<family::gemm_fp8> pred(g.numbers, cost::mlp_cost(net));
 
+    measured_report measured(measured_times(shapes));
     nlohmann::json rows = nlohmann::json::array();
     if (!o.csv.empty() && !o.json && o.print_header)
-        fmt::print("gpu,m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,schedule,waves\n");
+        fmt::print("gpu,m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,schedule,waves{}\n", measured.header_columns());
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const family::gemm_fp8_problem& p = problems[i];
         const family::gemm_fp8_config& c = configs[i];
@@ -85,15 +87,17 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
         const auto warnings = outside_training_range(*net, r.features, r.efficiency);
         if (o.json) {
             rows.push_back(to_json(g, p, r, c, warnings));
+            measured.add_json_fields(rows.back(), i, r.latency_us);
         } else if (!o.csv.empty()) {
-            fmt::print("{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}x{}x{},{},{:.3f}\n", g.name, p.m, p.n, p.k, r.latency_us,
+            fmt::print("{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}x{}x{},{},{:.3f}{}\n", g.name, p.m, p.n, p.k, r.latency_us,
                        r.efficiency, r.theoretical_us, r.bottleneck, c.bm, c.bn, c.bk, family::to_string(c.schedule),
-                       r.kernels.front().waves);
+                       r.kernels.front().waves, measured.csv_fields(i, r.latency_us));
         } else {
             print_text(g, p, r, c, warnings);
         }
     }
     if (o.json) fmt::print("{}\n", (o.csv.empty() ? rows[0] : rows).dump(2));
+    measured.print_summary(g.name);
 }
 
 }  // namespace
@@ -105,7 +109,7 @@ void add_predict_gemm_fp8_command(CLI::App& predict) {
     cmd->add_option("--m", o.m, "rows of X and Y (tokens)");
     cmd->add_option("--n", o.n, "output features (multiple of 16)");
     cmd->add_option("--k", o.k, "input features (multiple of 16)");
-    cmd->add_option("--csv", o.csv, "CSV with columns m,n,k: predict every row");
+    cmd->add_option("--csv", o.csv, "CSV with columns m,n,k (optional measured_us: error per row and a summary): predict every row");
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->final_callback([] { for_each_listed_gpu(o, run_predict_gemm_fp8); });

@@ -64,7 +64,7 @@ struct memory_bound_options {
         gpu.add_to(cmd);
         cmd.add_option("--dtype", dtype, "activation dtype: bf16, fp16 or fp32")->capture_default_str();
         cmd.add_option("--framework", framework, frameworks);
-        cmd.add_option("--csv", csv, "CSV whose columns (any of " + csv_columns + ") give each row's sizes; the flags give the rest");
+        cmd.add_option("--csv", csv, "CSV whose columns (any of " + csv_columns + ") give each row's sizes; the flags give the rest; an optional measured_us column adds each row's error and a summary");
         cmd.add_option("--weights", weights, "weights file (default: the embedded shipped model)");
         cmd.add_flag("--json", json, "print JSON");
     }
@@ -92,6 +92,7 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
         }));
         rows.push_back(std::move(row));
     }
+    measured_report measured(measured_times(t));
     auto net = predict_model(o.weights, embedded, F::name);
     check_weights_for<F>(*net, o.weights);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
@@ -99,7 +100,7 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
     if (!o.json && o.print_header) {
         fmt::print("gpu,framework");
         for (const auto& c : sizes) fmt::print(",{}", c.name);
-        fmt::print(",latency_us,efficiency,theoretical_us,bottleneck\n");
+        fmt::print(",latency_us,efficiency,theoretical_us,bottleneck{}\n", measured.header_columns());
     }
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const auto& [p, framework] = problems[i];
@@ -109,14 +110,17 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
             for (const auto& c : sizes) row[c.name] = c.get(rows[i]);
             row.update(nlohmann::json{{"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
                                       {"bottleneck", r.bottleneck}, {"warnings", outside_training_range(*net, r.features, r.efficiency)}});
+            measured.add_json_fields(row, i, r.latency_us);
             out.push_back(std::move(row));
             continue;
         }
         fmt::print("{},{}", g.name, framework);
         for (const auto& c : sizes) fmt::print(",{}", c.get(rows[i]));
-        fmt::print(",{:.4f},{:.4f},{:.4f},{}\n", r.latency_us, r.efficiency, r.theoretical_us, r.bottleneck);
+        fmt::print(",{:.4f},{:.4f},{:.4f},{}{}\n", r.latency_us, r.efficiency, r.theoretical_us, r.bottleneck,
+                   measured.csv_fields(i, r.latency_us));
     }
     if (o.json) fmt::print("{}\n", out.dump(2));
+    measured.print_summary(g.name);
 }
 
 /// Predicts one op of family F and prints it; `what` describes the op, `fields` are its JSON inputs.

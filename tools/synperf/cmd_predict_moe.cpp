@@ -65,6 +65,7 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
          {"topk", &predict_moe_options::topk}, {"tp", &predict_moe_options::tp}, {"ep", &predict_moe_options::ep}}};
     std::vector<std::string_view> known;
     for (const auto& [name, field] : columns) known.push_back(name);
+    known.push_back(measured_column);
     t.require_known_columns(known, "predict moe");
     std::vector<family::moe_problem> problems;
     std::vector<family::moe_plan> plans;
@@ -76,12 +77,14 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
         // The plan checks the problem and the GPU before the model is loaded, so either is reported as such.
         plans.push_back(at_csv_row(t.source(), t.line(r), [&] { return family::moe::plan(problems.back(), g.numbers); }));
     }
+    measured_report measured(measured_times(t));
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");
     check_weights_for<family::moe>(*net, o.weights);
     const runtime_predictor<family::moe> pred(g.numbers, cost::mlp_cost(net));
     nlohmann::json rows = nlohmann::json::array();
     if (!o.json && o.print_header)
-        fmt::print("gpu,tokens,hidden,inter,experts,topk,tp,ep,dtype,latency_us,efficiency,theoretical_us,bottleneck,config\n");
+        fmt::print("gpu,tokens,hidden,inter,experts,topk,tp,ep,dtype,latency_us,efficiency,theoretical_us,bottleneck,config{}\n",
+                   measured.header_columns());
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const family::moe_problem& p = problems[i];
         const family::moe_kernel_config& c = plans[i].w13.config;
@@ -93,13 +96,15 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
                             {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
                             {"bottleneck", r.bottleneck}, {"config", config},
                             {"warnings", outside_training_range(*net, r.features, r.efficiency)}});
+            measured.add_json_fields(rows.back(), i, r.latency_us);
         } else {
-            fmt::print("{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}\n", g.name, p.tokens, p.hidden, p.inter, p.experts,
+            fmt::print("{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}{}\n", g.name, p.tokens, p.hidden, p.inter, p.experts,
                        p.topk, p.tp, p.ep, family::to_string(p.dtype), r.latency_us, r.efficiency, r.theoretical_us, r.bottleneck,
-                       config);
+                       config, measured.csv_fields(i, r.latency_us));
         }
     }
     if (o.json) fmt::print("{}\n", rows.dump(2));
+    measured.print_summary(g.name);
 }
 
 void run_predict_moe(const predict_moe_options& o) {
@@ -184,7 +189,7 @@ void add_predict_moe_command(CLI::App& predict) {
         ->check(CLI::IsMember({"dropped", "clamped"}))
         ->capture_default_str();
     cmd->add_option("--csv", o.csv,
-                    "CSV whose columns (any of tokens, hidden, inter, experts, topk, tp, ep) give each row's sizes; the flags give the rest");
+                    "CSV whose columns (any of tokens, hidden, inter, experts, topk, tp, ep) give each row's sizes; the flags give the rest; an optional measured_us column adds each row's error and a summary");
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->final_callback([] { for_each_listed_gpu(o, run_predict_moe); });

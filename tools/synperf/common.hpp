@@ -26,6 +26,7 @@
 #include <synperf/error.hpp>
 #include <synperf/gpu/registry.hpp>
 #include <synperf/gpu/spec_file.hpp>
+#include <synperf/train/metrics.hpp>
 
 namespace synperf::cli {
 
@@ -129,30 +130,109 @@ inline std::vector<std::string> outside_training_range(const mlp::network& net, 
     return out;
 }
 
-/// One shape of a `predict … --csv FILE` for the GEMM-like families, and the line it came from.
+/// The optional column of a `predict … --csv FILE` that holds each row's measured latency in µs: the command
+/// prints it beside the prediction (columns measured_us and error_pct, or JSON fields) and summarises the
+/// errors on stderr, so a user checks the model against their own measurements with one command.
+inline constexpr std::string_view measured_column = "measured_us";
+
+/// Every row's measured µs, or none when the file has no `measured_us` column. A value that is not a finite
+/// number > 0 is a load_error at its file and line.
+inline std::vector<double> measured_times(const data::csv_table& t) {
+    if (!t.has_column(measured_column)) return {};
+    const std::size_t col = t.column(measured_column);
+    std::vector<double> out;
+    out.reserve(t.rows());
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        const double v = t.number(r, col);
+        if (!(v > 0))
+            throw load_error(t.source(), t.line(r), 0, fmt::format("column 'measured_us': expected a time > 0 in µs, got {}", v));
+        out.push_back(v);
+    }
+    return out;
+}
+
+/// Sets the rows of a `predict … --csv` run against their measured times, when the file has them: the extra
+/// CSV columns or JSON fields of each row, and the summary printed on stderr at the end (rows, MAPE, P90 and the
+/// mean signed error, percent). Without measured times every member adds nothing.
+class measured_report {
+public:
+    explicit measured_report(std::vector<double> measured_us) : measured_(std::move(measured_us)) {}
+
+    /// The CSV header's extra columns.
+    [[nodiscard]] std::string_view header_columns() const noexcept { return measured_.empty() ? "" : ",measured_us,error_pct"; }
+    /// Records row `i`'s prediction; returns its extra CSV fields.
+    [[nodiscard]] std::string csv_fields(std::size_t i, double predicted_us) {
+        if (measured_.empty()) return {};
+        record(i, predicted_us);
+        return fmt::format(",{:.4f},{:+.2f}", measured_[i], error_pct(i));
+    }
+    /// Records row `i`'s prediction and adds its measured fields to `row`.
+    void add_json_fields(nlohmann::json& row, std::size_t i, double predicted_us) {
+        if (measured_.empty()) return;
+        record(i, predicted_us);
+        row["measured_us"] = measured_[i];
+        row["error_pct"] = error_pct(i);
+    }
+    /// Prints the summary of the rows recorded so far on stderr.
+    void print_summary(std::string_view gpu) const {
+        if (measured_.empty()) return;
+        const train::error_summary s = train::summarize(predicted_, std::span(measured_).first(predicted_.size()));
+        double signed_sum = 0;
+        for (std::size_t i = 0; i < predicted_.size(); ++i) signed_sum += error_pct(i);
+        fmt::print(stderr, "measured on {}: {} rows, MAPE {:.1f} %, P90 {:.1f} %, mean signed error {:+.1f} %\n", gpu, s.n,
+                   s.mape, s.p90, signed_sum / double(s.n));
+    }
+
+private:
+    void record(std::size_t i, double predicted_us) {
+        if (i != predicted_.size()) synperf::detail::report_error("measured_report: rows must be recorded in order");
+        predicted_.push_back(predicted_us);
+    }
+    /// Signed error of row `i`'s prediction, percent.
+    [[nodiscard]] double error_pct(std::size_t i) const { return 100.0 * (predicted_[i] - measured_[i]) / measured_[i]; }
+
+    std::vector<double> measured_;
+    std::vector<double> predicted_;
+};
+
+/// One shape of a `predict … --csv FILE` for the GEMM-like families, the line it came from and, when the file
+/// has a `measured_us` column, its measured latency.
 struct mnk_row {
     std::int64_t m = 0, n = 0, k = 0;
     std::size_t line = 0;
+    std::optional<double> measured_us;
 };
 
-/// The shapes a GEMM-like `predict` command runs: every row of its `--csv` file (columns m, n, k, positive integers; a
-/// bad field is reported with its file and line), else the one shape of its `--m --n --k` flags (line 0).
+/// The shapes a GEMM-like `predict` command runs: every row of its `--csv` file (columns m, n, k, positive integers,
+/// and optionally measured_us; a bad field is reported with its file and line), else the one shape of its
+/// `--m --n --k` flags (line 0).
 template <class Options>
 std::vector<mnk_row> mnk_shapes(const Options& o, std::string_view command) {
     if (o.csv.empty()) {
         if (o.m == 0 && o.n == 0 && o.k == 0)
             throw invalid_argument(fmt::format("synperf: predict {}: give --m, --n and --k, or --csv FILE", command));
-        return {{o.m, o.n, o.k, 0}};
+        return {{o.m, o.n, o.k, 0, std::nullopt}};
     }
     if (o.m != 0 || o.n != 0 || o.k != 0)
         throw invalid_argument(fmt::format("synperf: predict {}: give --m, --n and --k, or --csv FILE, not both", command));
     const data::csv_table t = data::csv_table::load(o.csv);
-    static constexpr std::array<std::string_view, 3> known{"m", "n", "k"};
+    static constexpr std::array<std::string_view, 4> known{"m", "n", "k", measured_column};
     t.require_known_columns(known, fmt::format("predict {}", command));
     const std::size_t cm = t.column("m"), cn = t.column("n"), ck = t.column("k");
+    const std::vector<double> measured = measured_times(t);
     std::vector<mnk_row> out;
-    for (std::size_t r = 0; r < t.rows(); ++r)
-        out.push_back({t.positive_integer(r, cm), t.positive_integer(r, cn), t.positive_integer(r, ck), t.line(r)});
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+        out.push_back({t.positive_integer(r, cm), t.positive_integer(r, cn), t.positive_integer(r, ck), t.line(r), std::nullopt});
+        if (!measured.empty()) out.back().measured_us = measured[r];
+    }
+    return out;
+}
+
+/// The measured times of `--csv` shapes, in row order (empty when the file has none).
+inline std::vector<double> measured_times(const std::vector<mnk_row>& rows) {
+    std::vector<double> out;
+    for (const mnk_row& r : rows)
+        if (r.measured_us) out.push_back(*r.measured_us);
     return out;
 }
 
@@ -185,7 +265,7 @@ struct csv_size {
 };
 
 /// Checks a `--csv` file's columns against the sizes it may set: every column names one (by its name or alias, not
-/// both), so a file with a header sets at least one; the file has data rows.
+/// both) or is `measured_us`; the file has data rows.
 template <class Options>
 void require_size_columns(const data::csv_table& t, const std::vector<csv_size<Options>>& sizes, std::string_view command) {
     std::vector<std::string_view> known;
@@ -195,6 +275,7 @@ void require_size_columns(const data::csv_table& t, const std::vector<csv_size<O
         if (c.alias != nullptr && t.has_column(c.name) && t.has_column(c.alias))
             throw load_error(t.source(), 1, 0, fmt::format("columns '{}' and '{}' name the same size: give one", c.name, c.alias));
     }
+    known.push_back(measured_column);
     t.require_known_columns(known, command);
 }
 

@@ -52,8 +52,8 @@ private:
     r.slots_per_sm = o.slots_per_sm;
     r.waves = static_cast<double>(ceil_div(p.count, std::int64_t{o.slots_per_sm} * g.sm_count));
     r.total = p.total;
-    r.sm_max = zero_work(p.tensor_type);
-    if (o.per_sm_loads) r.per_sm.assign(static_cast<std::size_t>(g.sm_count), zero_work(p.tensor_type));
+    r.sm_max = zero_work(p);
+    if (o.per_sm_loads) r.per_sm.assign(static_cast<std::size_t>(g.sm_count), zero_work(p));
     return r;
 }
 
@@ -70,11 +70,11 @@ private:
     const work::task_work& w = tasks[p.first].work;
     r.makespan_cycles = static_cast<double>(most) * p.cost[p.first];
     r.sm_max = w.scaled(static_cast<double>(most));
-    r.sm_max.tensor_type = p.tensor_type;
+    detail::stamp_tensor_kind(r.sm_max, p);
     r.busy_sms = static_cast<int>(std::min(p.count, sms));
     for (std::size_t i = 0; i < r.per_sm.size(); ++i) {
         r.per_sm[i] = w.scaled(static_cast<double>(q + (std::int64_t(i) < rem ? 1 : 0)));
-        r.per_sm[i].tensor_type = p.tensor_type;
+        detail::stamp_tensor_kind(r.per_sm[i], p);
     }
     return r;
 }
@@ -104,7 +104,7 @@ private:
     std::vector<int> resident(static_cast<std::size_t>(sms), 0);
     std::vector<double> t_sm(static_cast<std::size_t>(sms), 0.0);  // real time of the SM's last event
     std::vector<double> v_sm(static_cast<std::size_t>(sms), 0.0);  // virtual time at t_sm
-    std::vector<work::task_work> loads(static_cast<std::size_t>(sms), zero_work(p.tensor_type));
+    std::vector<work::task_work> loads(static_cast<std::size_t>(sms), zero_work(p));
     std::vector<double> cycles(static_cast<std::size_t>(sms), 0.0);
     std::vector<std::int64_t> counts(static_cast<std::size_t>(sms), 0);
     grid_cursor cursor(tasks);
@@ -204,7 +204,7 @@ inline constexpr std::int64_t bulk_waves = 32;
     if (p.count == 0) return r;
     const std::int64_t sms = g.sm_count;
     const auto n_sms = static_cast<std::size_t>(sms);
-    std::vector<work::task_work> loads(n_sms, zero_work(p.tensor_type));
+    std::vector<work::task_work> loads(n_sms, zero_work(p));
     std::vector<double> cycles(n_sms, 0.0);
     std::vector<std::int64_t> counts(n_sms, 0);
     // The SMs in (cycles, id) order, all empty at first; the `left` CTAs of a class go to its front.
@@ -213,7 +213,7 @@ inline constexpr std::int64_t bulk_waves = 32;
     std::vector<std::size_t> merged(n_sms);
     const auto before = [&](std::size_t a, std::size_t b) { return cycles[a] < cycles[b] || (cycles[a] == cycles[b] && a < b); };
     // What every SM gets from the whole rounds: it shifts all loads alike, so it is added once at the end.
-    work::task_work every_sm = zero_work(p.tensor_type);
+    work::task_work every_sm = zero_work(p);
     double every_sm_cycles = 0;
     std::int64_t every_sm_count = 0;
     for (std::size_t k = 0; k < tasks.size(); ++k) {

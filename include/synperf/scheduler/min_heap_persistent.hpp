@@ -38,8 +38,8 @@ namespace detail {
     r.slots_per_sm = o.slots_per_sm;
     r.waves = grid > 0 ? static_cast<double>(ceil_div(p.count, grid)) : 0.0;
     r.total = p.total;
-    r.sm_max = zero_work(p.tensor_type);
-    if (o.per_sm_loads) r.per_sm.assign(static_cast<std::size_t>(g.sm_count), zero_work(p.tensor_type));
+    r.sm_max = zero_work(p);
+    if (o.per_sm_loads) r.per_sm.assign(static_cast<std::size_t>(g.sm_count), zero_work(p));
     return r;
 }
 
@@ -65,11 +65,11 @@ namespace detail {
     const work::task_work& w = tasks[p.first].work;
     r.makespan_cycles = static_cast<double>(most) * p.cost[p.first];
     r.sm_max = w.scaled(static_cast<double>(most));
-    r.sm_max.tensor_type = p.tensor_type;
+    detail::stamp_tensor_kind(r.sm_max, p);
     r.busy_sms = static_cast<int>(std::min(ctas, sms));
     for (std::size_t s = 0; s < r.per_sm.size(); ++s) {
         r.per_sm[s] = w.scaled(static_cast<double>(units_on(static_cast<std::int64_t>(s))));
-        r.per_sm[s].tensor_type = p.tensor_type;
+        detail::stamp_tensor_kind(r.per_sm[s], p);
     }
     return r;
 }
@@ -214,7 +214,7 @@ namespace detail {
         }
         histories.add_to(sums, sorted);
         // The whole rounds gave every CTA the same work; SM s hosts floor(G / SMs) + [s < G mod SMs] CTAs.
-        work::task_work per_cta = zero_work(p.tensor_type);
+        work::task_work per_cta = zero_work(p);
         double per_cta_cycles = 0;
         std::int64_t per_cta_units = 0;
         for (std::size_t k = 0; k < tasks.size(); ++k) {

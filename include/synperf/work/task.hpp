@@ -12,6 +12,7 @@ namespace synperf::work {
 struct task_work {
     double tensor_flop = 0;                             ///< tensor-core flop (2 per MAC)
     gpu::tensor_dtype tensor_type = gpu::tensor_dtype::bf16;  ///< tensor input type (selects the rate)
+    gpu::mma_issue tensor_issue = gpu::mma_issue::native;     ///< tensor instruction kind (selects the rate)
     double fma_ops = 0;                                 ///< FP32 FMA lane-ops (non-tensor)
     double xu_ops = 0;                                  ///< XU/MUFU results (exp2, rsqrt, ...)
     double dram_bytes = 0;                              ///< bytes that must come from (or go to) DRAM
@@ -54,7 +55,7 @@ struct pipe_cycles {
 /// Per-pipe cycles of `w` on one SM of `g`.
 [[nodiscard]] constexpr pipe_cycles sm_cycles(const task_work& w, const gpu::gpu_numbers& g) noexcept {
     const double sms = g.sm_count;
-    const double tensor_rate = g.tensor_flop_per_clk(w.tensor_type);
+    const double tensor_rate = g.tensor_flop_per_clk(w.tensor_type, w.tensor_issue);
     pipe_cycles c;
     c.tensor = w.tensor_flop > 0 ? (tensor_rate > 0 ? w.tensor_flop / tensor_rate : 1e30) : 0;
     c.fma = w.fma_ops / g.fma_per_tensor_clk();

@@ -152,7 +152,8 @@ struct fa2 {
         shape.tile_kv = t.n;
         shape.head_dim = p.head_dim;
         shape.v_head_dim = p.dv();
-        const work::task_work floor = compulsory_attention_work(p, g);
+        shape.mma_issue = gpu::mma_issue::warp_sync;
+        const work::task_work floor = compulsory_attention_work(p, g, gpu::mma_issue::warp_sync);
 
         attention_plan out;
         out.implementation = impl;

@@ -273,7 +273,8 @@ struct fa3 {
         shape.q_bytes = q_element_bytes(p);
         shape.kv_bytes = p.kv_bytes_per_element();
         shape.mma_type = op_detail::math_type(p, g);
-        const work::task_work floor = compulsory_attention_work(p, g);
+        shape.mma_issue = c.sm90 ? gpu::mma_issue::native : gpu::mma_issue::warp_sync;  // wgmma, or the Sm80 path's mma.sync
+        const work::task_work floor = compulsory_attention_work(p, g, shape.mma_issue);
 
         attention_plan out;
         out.implementation = impl;

@@ -23,6 +23,7 @@ struct flash_tile_shape {
     double kv_bytes = 2;      ///< bytes per K / V element as loaded
     bool tensor_cores = true; ///< QK^T and PV on tensor cores (else on FP32 FMA lanes, e.g. decode on CUDA cores)
     gpu::tensor_dtype mma_type = gpu::tensor_dtype::bf16;  ///< tensor input type (fp8 for FP8 FMHA)
+    gpu::mma_issue mma_issue = gpu::mma_issue::native;      ///< warp_sync for mma.sync kernels (FA2-style)
     double kv_reads = 1;      ///< how many times the K/V run is read by this tile (1 unless re-read per row block)
     double kv_convert_ops = 0;  ///< FP32-lane slots to convert one loaded K/V element (an FP8 cache read in 16 bit)
 };
@@ -35,6 +36,7 @@ struct flash_tile_shape {
     if (s.tensor_cores) {
         w.tensor_flop = mma;
         w.tensor_type = s.mma_type;
+        w.tensor_issue = s.mma_issue;
         // Online softmax on FP32 lanes: scale-subtract (1 FFMA), running max and sum (2) per score, and the
         // O rescale per row per KV block (dv per 64-key step is folded into the per-score count).
         w.fma_ops = 3.0 * pairs + s.rows * double(s.v_head_dim) * (s.kv / 64.0);

@@ -215,7 +215,8 @@ struct flashinfer {
     }
 
 private:
-    [[nodiscard]] static flash_detail::unit_shape shape_of(const attention_problem& p, const gpu::gpu_numbers& g, int tq, int tkv) {
+    [[nodiscard]] static flash_detail::unit_shape shape_of(const attention_problem& p, const gpu::gpu_numbers& g, int tq, int tkv,
+                                                           gpu::mma_issue issue) {
         flash_detail::unit_shape s;
         s.tile_q = tq;
         s.tile_kv = tkv;
@@ -224,6 +225,7 @@ private:
         s.q_bytes = q_element_bytes(p);
         s.kv_bytes = p.kv_bytes_per_element();
         s.mma_type = op_detail::math_type(p, g);
+        s.mma_issue = issue;
         return s;
     }
 
@@ -275,8 +277,9 @@ private:
                 else it->second += rows;
             }
         }
-        const flash_detail::unit_shape s = shape_of(p, g, tq, k.tile_kv);
-        const work::task_work floor = compulsory_attention_work(p, g);
+        // The FA2-style kernels issue mma.sync (FlashInfer's mma.cuh).
+        const flash_detail::unit_shape s = shape_of(p, g, tq, k.tile_kv, gpu::mma_issue::warp_sync);
+        const work::task_work floor = compulsory_attention_work(p, g, gpu::mma_issue::warp_sync);
 
         attention_plan out;
         out.variant = variant;
@@ -311,7 +314,7 @@ private:
             for (std::int64_t t = tiles - 1; t >= 0; --t)
                 tally.add(flash_detail::kv_blocks(r, m, 1, t * tq, tq, tkv).size(), false, r.count * p.heads);
         }
-        const flash_detail::unit_shape s = shape_of(p, g, tq, tkv);
+        const flash_detail::unit_shape s = shape_of(p, g, tq, tkv, gpu::mma_issue::native);  // wgmma
         const work::task_work floor = compulsory_attention_work(p, g);
         attention_plan out;
         out.variant = "flashinfer_sm90_prefill";
@@ -381,7 +384,7 @@ private:
                 tally.add(ceil_div(tokens, step), false, r.count * p.kv_heads);
             }
         }
-        flash_detail::unit_shape s = shape_of(p, g, group, step);
+        flash_detail::unit_shape s = shape_of(p, g, group, step, gpu::mma_issue::native);
         s.tensor_cores = false;
         const work::task_work floor = compulsory_attention_work(p, g);
 

@@ -83,6 +83,15 @@ namespace op_detail {
     return compulsory_attention_work(p, g, p.v_aliases_k);
 }
 
+/// The compulsory work of a kernel that issues its MMAs as `issue`: an mma.sync kernel cannot reach the
+/// dense rate of sm_90 / sm_100, so its own rate is its bound (`gpu_numbers::warp_mma_flop_per_clk`).
+[[nodiscard]] inline work::task_work compulsory_attention_work(const attention_problem& p, const gpu::gpu_numbers& g,
+                                                               gpu::mma_issue issue) {
+    work::task_work w = compulsory_attention_work(p, g);
+    w.tensor_issue = issue;
+    return w;
+}
+
 namespace op_detail {
 
 /// KV tiles a query block visits: rows [m0, m0 + rows) of a request with `q_len` new tokens after

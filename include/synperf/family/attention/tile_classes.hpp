@@ -197,6 +197,7 @@ struct unit_shape {
     double kv_bytes = 2;       ///< K / V element bytes
     bool tensor_cores = true;
     gpu::tensor_dtype mma_type = gpu::tensor_dtype::bf16;
+    gpu::mma_issue mma_issue = gpu::mma_issue::native;  ///< warp_sync for mma.sync kernels
 };
 
 /// Work of one unit visiting `iters` KV tiles (no DRAM share yet). An FP32 partial (+ LSE) replaces the
@@ -205,6 +206,7 @@ struct unit_shape {
     if (iters <= 0) {
         work::task_work none;
         none.tensor_type = s.mma_type;
+        none.tensor_issue = s.mma_issue;
         return none;
     }
     flash_tile_shape t;
@@ -216,6 +218,7 @@ struct unit_shape {
     t.kv_bytes = s.kv_bytes;
     t.tensor_cores = s.tensor_cores;
     t.mma_type = s.mma_type;
+    t.mma_issue = s.mma_issue;
     work::task_work w = flash_tile_work(t);
     if (partial) w.l2_bytes += double(s.tile_q) * (double(s.v_head_dim) * (4.0 - s.q_bytes) + 4.0);
     return w;

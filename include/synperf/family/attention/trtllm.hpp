@@ -208,9 +208,10 @@ inline attention_plan plan_prefill(const attention_problem& p, const gpu::gpu_nu
                  std::to_string(d) + "_sm" + std::to_string(g.sm_version());
         k.launch = {threads, regs, smem(t)};
         k.dispatch = work::dispatch_kind::hardware;
+        base.mma_issue = gpu::mma_issue::warp_sync;  // the pre-Hopper fmha_v2 kernels issue mma.sync
         op_detail::add_prefill_tiles(k, p, out.tile_q, out.tile_kv, base, false);
     }
-    k.compulsory = compulsory_attention_work(p, g);
+    k.compulsory = compulsory_attention_work(p, g, base.mma_issue);
     op_detail::spread_dram(k, k.compulsory->dram_bytes);
     out.kernels.push_back(std::move(k));
     return out;
@@ -274,6 +275,7 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         out.pack_gqa = true;
         base.rows = out.tile_q;
         base.mma_type = gmma ? gpu::tensor_dtype::fp8 : gpu::tensor_dtype::bf16;
+        base.mma_issue = gmma ? gpu::mma_issue::native : gpu::mma_issue::warp_sync;  // wgmma, or HMMA (mma.sync)
         k.name = std::string(gmma ? "xqa_kernel_sm90_gmma" : "xqa_kernel_hmma") + "_kv" + cache + "_h" + std::to_string(d) + "_g" +
                  std::to_string(grp) + "_tokensPerPage" + std::to_string(p.page_size) + (splits > 1 ? "_multiblock" : "");
         k.launch = gmma ? work::launch_config{384, 168, std::min(g.smem_per_cta_bytes, 2 * 128 * (d + dv) * int(kve) + 64 * d * 2 + 16384)}
@@ -300,6 +302,7 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
     }
     // Over a K-only cache V's reads are K's bytes again; they add to the bytes to move only when they miss L2.
     k.compulsory = compulsory_attention_work(p, g, p.v_aliases_k && !v_reads_miss_l2);
+    k.compulsory->tensor_issue = base.mma_issue;
     op_detail::spread_dram(k, k.compulsory->dram_bytes);
     out.kernels.push_back(std::move(k));
     return out;

@@ -29,6 +29,7 @@ struct prepared_tasks {
     bool uniform = true;           ///< every non-empty class has the same work (closed forms apply)
     std::size_t first = 0;         ///< first non-empty class (valid when count > 0)
     gpu::tensor_dtype tensor_type = gpu::tensor_dtype::bf16;  ///< type given to sums (first class with tensor work)
+    gpu::mma_issue tensor_issue = gpu::mma_issue::native;     ///< instruction kind given to sums (likewise)
 };
 
 /// Shortest round-trip text of `v` (std::to_string prints fixed six decimals).
@@ -39,12 +40,12 @@ struct prepared_tasks {
 }
 
 [[nodiscard]] inline bool same_work(const work::task_work& a, const work::task_work& b) noexcept {
-    return a.tensor_flop == b.tensor_flop && a.tensor_type == b.tensor_type && a.fma_ops == b.fma_ops &&
+    return a.tensor_flop == b.tensor_flop && a.tensor_type == b.tensor_type && a.tensor_issue == b.tensor_issue && a.fma_ops == b.fma_ops &&
            a.xu_ops == b.xu_ops && a.dram_bytes == b.dram_bytes && a.l2_bytes == b.l2_bytes &&
            a.smem_bytes == b.smem_bytes;
 }
 
-/// Field-wise maximum (the tensor type of `a` is kept).
+/// Field-wise maximum (the tensor type and instruction kind of `a` are kept).
 inline void max_into(work::task_work& a, const work::task_work& b) noexcept {
     a.tensor_flop = std::max(a.tensor_flop, b.tensor_flop);
     a.fma_ops = std::max(a.fma_ops, b.fma_ops);
@@ -54,10 +55,16 @@ inline void max_into(work::task_work& a, const work::task_work& b) noexcept {
     a.smem_bytes = std::max(a.smem_bytes, b.smem_bytes);
 }
 
-/// An all-zero load carrying the tensor type of the kernel.
-[[nodiscard]] inline work::task_work zero_work(gpu::tensor_dtype t) noexcept {
+/// Gives `w` the kernel's tensor type and instruction kind, which select the rate its tensor work runs at.
+inline void stamp_tensor_kind(work::task_work& w, const prepared_tasks& p) noexcept {
+    w.tensor_type = p.tensor_type;
+    w.tensor_issue = p.tensor_issue;
+}
+
+/// An all-zero load carrying the tensor type and instruction kind of the kernel.
+[[nodiscard]] inline work::task_work zero_work(const prepared_tasks& p) noexcept {
     work::task_work w;
-    w.tensor_type = t;
+    stamp_tensor_kind(w, p);
     return w;
 }
 
@@ -107,6 +114,7 @@ inline void max_into(work::task_work& a, const work::task_work& b) noexcept {
         p.max_cost = std::max(p.max_cost, cost);
         if (!have_type && c.work.tensor_flop > 0) {
             p.tensor_type = c.work.tensor_type;
+            p.tensor_issue = c.work.tensor_issue;
             have_type = true;
         }
         if (!have_first) {
@@ -116,7 +124,7 @@ inline void max_into(work::task_work& a, const work::task_work& b) noexcept {
             p.uniform = false;
         }
     }
-    p.total = zero_work(p.tensor_type);
+    p.total = zero_work(p);
     for (const work::task_class& c : tasks)
         if (c.count > 0) p.total += c.work.scaled(static_cast<double>(c.count));
     return p;
@@ -125,11 +133,11 @@ inline void max_into(work::task_work& a, const work::task_work& b) noexcept {
 /// Fills the result fields every scheduler computes from per-SM loads the same way.
 inline void finish_from_loads(schedule_result& r, std::vector<work::task_work>& loads, const std::vector<double>& cycles,
                               const std::vector<std::int64_t>& counts, const prepared_tasks& p, bool keep_per_sm) {
-    r.sm_max = zero_work(p.tensor_type);
+    r.sm_max = zero_work(p);
     r.makespan_cycles = 0;
     r.busy_sms = 0;
     for (std::size_t s = 0; s < loads.size(); ++s) {
-        loads[s].tensor_type = p.tensor_type;
+        stamp_tensor_kind(loads[s], p);
         max_into(r.sm_max, loads[s]);
         r.makespan_cycles = std::max(r.makespan_cycles, cycles[s]);
         if (counts[s] > 0) ++r.busy_sms;
