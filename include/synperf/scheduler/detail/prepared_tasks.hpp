@@ -40,8 +40,8 @@ struct prepared_tasks {
 }
 
 [[nodiscard]] inline bool same_work(const work::task_work& a, const work::task_work& b) noexcept {
-    return a.tensor_flop == b.tensor_flop && a.tensor_type == b.tensor_type && a.tensor_issue == b.tensor_issue && a.fma_ops == b.fma_ops &&
-           a.xu_ops == b.xu_ops && a.dram_bytes == b.dram_bytes && a.l2_bytes == b.l2_bytes &&
+    return a.tensor_flop == b.tensor_flop && a.tensor_type == b.tensor_type && a.tensor_issue == b.tensor_issue &&
+           a.fma_ops == b.fma_ops && a.xu_ops == b.xu_ops && a.dram_bytes == b.dram_bytes && a.l2_bytes == b.l2_bytes &&
            a.smem_bytes == b.smem_bytes;
 }
 
