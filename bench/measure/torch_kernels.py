@@ -5,10 +5,13 @@
   attention: torch SDPA forced onto its flash backend, which is Dao's FlashAttention-2 (flash_fwd_kernel, and
              flash_fwd_splitkv_kernel + combine for one-token queries): prefill (causal or not) and decode.
   gemm:      torch.mm in bf16, i.e. cuBLAS / cuBLASLt with PyTorch's defaults.
+  elementwise: the two PyTorch ops Vidur profiled in vLLM's models: the residual add (x + y, fp16) and the
+             embedding gather (F.embedding, i.e. index_select).
 
 Each op is captured in a CUDA graph of back-to-back calls and timed with CUDA events (µs per call, the launch
 gaps inside the graph included, as the aiconfigurator collectors time); the kernels each call launches and their
-device time come from torch.profiler.
+device time come from torch.profiler. The elementwise ops are timed as Vidur timed them: eager calls, the
+profiler's device time of their kernels (mean of 20 calls).
 
 Writes, under --out, files `synperf predict … --csv` reads as they are (sizes plus a measured_us column):
   attention_fa2_prefill.csv, attention_fa2_prefill_causal.csv   prefill, per mask
@@ -16,9 +19,11 @@ Writes, under --out, files `synperf predict … --csv` reads as they are (sizes 
                               (flash_attn_with_kvcache always splits; SDPA's mha_fwd runs the prefill kernel
                               with a 128-row tile for a one-token query when its heuristic picks one split)
   gemm_bf16.csv               m, n, k, measured_us
-and the full record with the kernels each call ran: attention_fa2_kernels.csv, gemm_bf16_kernels.csv.
+  elementwise_residual_add.csv, elementwise_embedding.csv       tokens, hidden (, vocab), measured_us
+and the full record with the kernels each call ran: attention_fa2_kernels.csv, gemm_bf16_kernels.csv,
+elementwise_kernels.csv.
 
-  python3 bench/measure/torch_kernels.py --out DIR [--only attention|gemm] [--quick]
+  python3 bench/measure/torch_kernels.py --out DIR [--only attention|gemm|elementwise] [--quick]
 """
 import argparse
 import csv
@@ -154,6 +159,39 @@ def gemm_rows(quick, save):
     return rows
 
 
+def elementwise_rows(quick, save):
+    dtype = torch.float16
+    tokens_list = [1, 16, 64, 256, 1024, 4096, 16384] if not quick else [16]
+    rows = []
+    for hidden in (4096, 5120, 8192):
+        for tokens in tokens_list:
+            x = torch.randn(tokens, hidden, device="cuda", dtype=dtype)
+            y = torch.randn(tokens, hidden, device="cuda", dtype=dtype)
+            rows.append(profile_row(lambda: x + y, op="residual_add", tokens=tokens, hidden=hidden, vocab=0))
+            save(rows)
+    # (hidden, table rows per rank): Llama-2 7B at TP 1 and 4, InternLM-20B at TP 2, Qwen-72B at TP 8.
+    for hidden, vocab in ((4096, 32000), (4096, 8000), (5120, 51584), (8192, 19008)):
+        table = torch.randn(vocab, hidden, device="cuda", dtype=dtype)
+        for tokens in tokens_list:
+            ids = torch.randint(0, vocab, (tokens,), device="cuda")
+            rows.append(profile_row(lambda: F.embedding(ids, table), op="embedding", tokens=tokens, hidden=hidden,
+                                    vocab=vocab))
+            save(rows)
+    return rows
+
+
+def profile_row(call, **sizes):
+    row = dict(sizes, kernel_us="", kernels="", error="")
+    try:
+        names, kernel_us = kernels_of(call, calls=20)
+        row["kernel_us"] = f"{kernel_us:.3f}"
+        row["kernels"] = ";".join(names)
+    except Exception as e:
+        row["error"] = str(e).splitlines()[0][:200]
+    print(sizes, row["kernel_us"], row["error"][:60], flush=True)
+    return row
+
+
 def write(path, rows, fields=None):
     if not rows:
         return
@@ -175,6 +213,15 @@ def write_attention(out, rows):
           [r for r in ok if r["phase"] == "decode" and "splitkv" in r["kernels"]], sizes)
 
 
+def write_elementwise(out, rows):
+    write(os.path.join(out, "elementwise_kernels.csv"), rows)
+    ok = [dict(r, measured_us=r["kernel_us"]) for r in rows if not r["error"]]
+    write(os.path.join(out, "elementwise_residual_add.csv"), [r for r in ok if r["op"] == "residual_add"],
+          ["tokens", "hidden", "measured_us"])
+    write(os.path.join(out, "elementwise_embedding.csv"), [r for r in ok if r["op"] == "embedding"],
+          ["tokens", "hidden", "vocab", "measured_us"])
+
+
 def write_gemm(out, rows):
     write(os.path.join(out, "gemm_bf16_kernels.csv"), rows)
     write(os.path.join(out, "gemm_bf16.csv"), [dict(r, measured_us=r["latency_us"]) for r in rows if not r["error"]],
@@ -184,7 +231,7 @@ def write_gemm(out, rows):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--only", choices=["attention", "gemm"])
+    ap.add_argument("--only", choices=["attention", "gemm", "elementwise"])
     ap.add_argument("--quick", action="store_true", help="a few shapes, to check the set-up")
     args = ap.parse_args()
     if not torch.cuda.is_available():
@@ -199,6 +246,8 @@ def main():
         attention_rows(args.quick, lambda rows: write_attention(args.out, rows))
     if args.only in (None, "gemm"):
         gemm_rows(args.quick, lambda rows: write_gemm(args.out, rows))
+    if args.only in (None, "elementwise"):
+        elementwise_rows(args.quick, lambda rows: write_elementwise(args.out, rows))
     print(f"done in {time.time() - start:.0f} s", flush=True)
 
 

@@ -99,6 +99,13 @@ case "$case" in
     grep -qF -- "$gemm" "$src/README.md" || fail "README.md does not quote '$gemm'"
     grep -qF -- "MAPE $(sed -E 's/.*MAPE ([0-9.]+ %, P90 [0-9.]+ %).*/\1/' <<<"$gemm")" "$src/docs/families/gemm.md" \
       || fail "docs/families/gemm.md does not quote the GEMM summary '$gemm'"
+    for op in residual_add embedding; do
+      for weights in "" "--weights $src/models/protocol/elementwise.mlp"; do
+        # shellcheck disable=SC2086
+        line="$(summary predict elementwise --op "$op" --gpu h200_sxm --csv "$m/elementwise_$op.csv" $weights)"
+        grep -qF -- "$line" "$src/docs/families/elementwise.md" || fail "docs/families/elementwise.md does not quote '$line'"
+      done
+    done
     echo "ok: the H200 measurement figures match the commands";;
   predict_gpu_list)
     # Every predict command runs on each GPU of a list; a GPU it cannot serve says why and the others still run.
