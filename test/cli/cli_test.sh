@@ -3,8 +3,8 @@
 # End-to-end checks of the synperf CLI. Usage: cli_test.sh <synperf> <source-dir> <work-dir> <case>
 # Exit 77 = skipped (no measured data); the message says why.
 set -uo pipefail
-synperf="$1" src="$2" work="$3" case="$4"
-mkdir -p "$work"
+synperf="$1" src="$2" work="$3/$4" case="$4"
+mkdir -p "$work"  # one folder per case: CTest runs cases in parallel
 data="${SYNPERF_DATA:-$src/../shared/data}"
 
 fail() { echo "FAIL: $*"; exit 1; }
@@ -52,12 +52,12 @@ case "$case" in
   measured_column)
     # A measured_us column adds measured_us and error_pct to each row and a summary on stderr; bad values name their line.
     printf 'm,n,k,measured_us\n1,4096,4096,10\n4096,4096,4096,200\n' > "$work/measured.csv"
-    out="$("$synperf" predict gemm --gpu h100_sxm --csv "$work/measured.csv" 2>"$work/err.txt")" || fail "gemm with measured_us"
+    out="$("$synperf" predict gemm --gpu h100_sxm --csv "$work/measured.csv" 2>"$work/measured_err.txt")" || fail "gemm with measured_us"
     [[ "$(head -1 <<<"$out")" == *,measured_us,error_pct ]] || fail "header lacks measured_us,error_pct: $out"
     awk -F, 'NR > 1 && ($(NF - 1) + 0 <= 0 || $NF !~ /^[+-][0-9]+\.[0-9][0-9]$/) {bad = 1} END {exit bad}' <<<"$out" \
       || fail "rows lack measured_us / error_pct: $out"
-    grep -Eq '^measured on h100_sxm: 2 rows, MAPE [0-9.]+ %, P90 [0-9.]+ %, mean signed error [+-][0-9.]+ %$' "$work/err.txt" \
-      || fail "no summary: $(cat "$work/err.txt")"
+    grep -Eq '^measured on h100_sxm: 2 rows, MAPE [0-9.]+ %, P90 [0-9.]+ %, mean signed error [+-][0-9.]+ %$' "$work/measured_err.txt" \
+      || fail "no summary: $(cat "$work/measured_err.txt")"
     "$synperf" predict gemm --gpu h100_sxm --csv "$work/measured.csv" --json 2>/dev/null | grep -c '"error_pct"' | grep -qx 2 \
       || fail "--json rows lack error_pct"
     # The error is (predicted - measured) / measured: recompute it from the printed columns.
@@ -70,13 +70,13 @@ case "$case" in
     expect_error "nan_measured.csv:2: column 'measured_us': expected a finite number" \
       predict rmsnorm --gpu h100_sxm --hidden 4096 --csv "$work/nan_measured.csv"
     for cmd in "moe --hidden 4096 --inter 14336 --experts 8 --topk 2" "silu_mul --d 14336" "elementwise --op residual_add --hidden 4096"; do
-      printf 'tokens,measured_us\n16,20\n256,40\n' > "$work/tokens.csv"
+      printf 'tokens,measured_us\n16,20\n256,40\n' > "$work/measured_tokens.csv"
       # shellcheck disable=SC2086
-      "$synperf" predict $cmd --gpu h100_sxm --csv "$work/tokens.csv" 2>&1 >/dev/null | grep -q '^measured on h100_sxm: 2 rows' \
+      "$synperf" predict $cmd --gpu h100_sxm --csv "$work/measured_tokens.csv" 2>&1 >/dev/null | grep -q '^measured on h100_sxm: 2 rows' \
         || fail "predict $cmd: no measured summary"
     done
-    printf 'gpus,bytes,measured_us\n8,1048576,30\n' > "$work/ar.csv"
-    "$synperf" predict allreduce --gpu h100_sxm --csv "$work/ar.csv" 2>&1 >/dev/null | grep -q '^measured on h100_sxm: 1 rows' \
+    printf 'gpus,bytes,measured_us\n8,1048576,30\n' > "$work/measured_ar.csv"
+    "$synperf" predict allreduce --gpu h100_sxm --csv "$work/measured_ar.csv" 2>&1 >/dev/null | grep -q '^measured on h100_sxm: 1 rows' \
       || fail "predict allreduce: no measured summary"
     echo "ok: measured_us columns and summaries";;
   h200_measurements)

@@ -3,8 +3,8 @@
 # End-to-end checks of `synperf e2e`. Usage: e2e_cli_test.sh <synperf> <source-dir> <work-dir> <case>
 # Exit 77 = skipped (no measured data, or a family without shipped weights in this build); the message says why.
 set -uo pipefail
-synperf="$1" src="$2" work="$3" case="$4"
-mkdir -p "$work"
+synperf="$1" src="$2" work="$3/$4" case="$4"
+mkdir -p "$work"  # one folder per case: CTest runs cases in parallel
 data="${SYNPERF_DATA:-$src/../shared/data}"
 
 fail() { echo "FAIL: $*"; exit 1; }
