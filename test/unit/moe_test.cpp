@@ -7,12 +7,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "synperf/error.hpp"
 #include "synperf/family/moe_latency.hpp"
 #include "synperf/gpu/registry.hpp"
 #include "synperf/predictor/predictor.hpp"
+#include "synperf/work/task.hpp"
 
 namespace {
 
@@ -102,6 +104,37 @@ TEST_CASE("moe: moe_align_block_size pads each expert to BM and the grid counts 
     CHECK(plan.w13.padded_flop == doctest::Approx(2.0 * 32 * 16 * 32 * 64));
     CHECK(plan.w13.weight_bytes == doctest::Approx(8.0 * 128 * 64 * 2));
     CHECK(plan.w2.weight_bytes == doctest::Approx(8.0 * 64 * 64 * 2));
+}
+
+TEST_CASE("moe: Triton's dot is mma.sync below BLOCK_SIZE_M 64, on sm_90 with FP8 operands in f16") {
+    using synperf::gpu::mma_issue;
+    using synperf::gpu::tensor_dtype;
+    const auto h100 = synperf::gpu::find_gpu("h100_sxm").numbers;
+    const auto l40s = synperf::gpu::find_gpu("l40s").numbers;
+    const auto kind = [](const moe_problem& p, const synperf::gpu::gpu_numbers& g) {
+        const auto plan = moe::plan(p, g);
+        const auto& w13 = plan.kernels.front();
+        REQUIRE(w13.compulsory.has_value());
+        for (const auto& t : w13.tasks)
+            if (t.work.tensor_flop > 0) {
+                CHECK(t.work.tensor_issue == w13.compulsory->tensor_issue);
+                CHECK(t.work.tensor_type == w13.compulsory->tensor_type);
+            }
+        return std::pair{w13.compulsory->tensor_issue, w13.compulsory->tensor_type};
+    };
+    moe_problem small = problem(64, 4096, 14336, 8, 2, 1, 1, moe_kernel_config{16, 64, 64, 1, 4, 3});
+    moe_problem large = problem(64, 4096, 14336, 8, 2, 1, 1, moe_kernel_config{64, 64, 64, 1, 4, 3});
+    CHECK(kind(small, h100) == std::pair{mma_issue::warp_sync, tensor_dtype::bf16});
+    CHECK(kind(large, h100) == std::pair{mma_issue::native, tensor_dtype::bf16});
+    small.dtype = large.dtype = moe_dtype::fp8;
+    CHECK(kind(small, h100) == std::pair{mma_issue::warp_sync, tensor_dtype::bf16});  // e4m3 converted to f16
+    CHECK(kind(large, h100) == std::pair{mma_issue::native, tensor_dtype::fp8});
+    CHECK(kind(small, l40s) == std::pair{mma_issue::warp_sync, tensor_dtype::fp8});   // sm_89: FP8 mma.sync is dense
+    // On H100 the small tile's tensor work runs at 2730 flop/clk/SM, against 8192 for FP8 wgmma.
+    const auto plan = moe::plan(small, h100);
+    const auto& w13 = plan.kernels.front();
+    CHECK(synperf::work::sm_cycles(*w13.compulsory, h100).tensor ==
+          doctest::Approx(w13.compulsory->tensor_flop / (8192.0 / 3.0)));
 }
 
 TEST_CASE("moe: when A has fewer rows than BM the grid shrinks to rows * topk * BM") {

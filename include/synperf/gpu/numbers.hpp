@@ -13,8 +13,8 @@ enum class tensor_dtype { bf16, fp8, fp4 };
 
 /// How a kernel issues its tensor-core work: the architecture's own widest MMA (wgmma on sm_90, tcgen05 on
 /// sm_100/103; mma.sync where it is the only one), or the warp-level mma.sync of Ampere-style kernels
-/// (FlashAttention-2, FlashInfer's FA2 kernels, XQA's HMMA kernel), which on sm_90 and sm_100/103 reaches only
-/// part of the dense rate (`gpu_numbers::warp_mma_flop_per_clk`).
+/// (FlashAttention-2, FlashInfer's FA2 kernels, XQA's HMMA kernel, Triton dots of fewer than 64 rows), which on sm_90
+/// and sm_100/103 reaches only part of the dense rate (`gpu_numbers::warp_mma_flop_per_clk`).
 enum class mma_issue { native, warp_sync };
 
 /// Every number a decomposer, scheduler or feature analyzer may read about a GPU.
@@ -62,11 +62,13 @@ struct gpu_numbers {
         return 0;
     }
     /// Tensor flop per clock per SM for an input type issued as `issue`. Warp-level mma.sync is capped on sm_90
-    /// and sm_100/103 (`warp_mma_flop_per_clk`); elsewhere it is the architecture's tensor instruction.
+    /// and sm_100/103 (`warp_mma_flop_per_clk`, `warp_mma_fp8_flop_per_clk`); elsewhere it is the architecture's
+    /// tensor instruction.
     [[nodiscard]] constexpr double tensor_flop_per_clk(tensor_dtype t, mma_issue issue) const noexcept {
         const double dense = tensor_flop_per_clk(t);
         if (issue == mma_issue::native || (cc_major != 9 && cc_major != 10)) return dense;
-        return dense < warp_mma_flop_per_clk ? dense : warp_mma_flop_per_clk;
+        const double cap = t == tensor_dtype::bf16 ? warp_mma_flop_per_clk : warp_mma_fp8_flop_per_clk;
+        return dense < cap ? dense : cap;
     }
     /// The most flop per clock per SM that m16n8k16 mma.sync (16-bit in, FP32 accumulate) sustains on sm_90 and
     /// sm_100/103, a fact of the SM's issue path rather than of a part, so a spec file's compute capability applies it.
@@ -76,6 +78,10 @@ struct gpu_numbers {
     ///   (flash-attention issue #1589), what it reaches on H100/H200 (bench/measure/h200_sxm/), so the rate per
     ///   SM and clock is taken as Hopper's, a third of tcgen05's 8192.
     static constexpr double warp_mma_flop_per_clk = 8192.0 / 3.0;
+    /// The same for m16n8k32 mma.sync with e4m3 in: 6500 on an H200 with 32 warps per SM (6060 with 8), about 0.8
+    /// of wgmma's 8192 (bench/measure/mma_sync_rate.cu); taken the same on sm_100/103. No modelled kernel issues it
+    /// there (Triton converts FP8 operands of a warp-level dot to f16, bench/measure/triton_mma_kind.py).
+    static constexpr double warp_mma_fp8_flop_per_clk = 6500.0;
     /// Peak dense tensor TFLOPS derived from the per-SM rate (tensor-spec clock).
     [[nodiscard]] constexpr double tensor_tflops(tensor_dtype t) const noexcept {
         return tensor_flop_per_clk(t) * sm_count * tensor_clock_mhz * 1e-6;
