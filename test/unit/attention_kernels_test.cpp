@@ -13,6 +13,7 @@
 #include "synperf/family/attention/fa2.hpp"
 #include "synperf/family/attention/fa3.hpp"
 #include "synperf/family/attention/flashinfer.hpp"
+#include "synperf/family/attention/triton.hpp"
 #include "synperf/family/attention/trtllm.hpp"
 #include "synperf/hw/a10.hpp"
 #include "synperf/hw/a100_sxm.hpp"
@@ -618,6 +619,9 @@ TEST_CASE("mma.sync kernels run their tensor work at the warp-level rate, wgmma 
     attention_problem fp8_decode = decode(16, 8192, 32, 4, 128);
     fp8_decode.kv_type = attn::kv_dtype::fp8;
     CHECK(issue_of(attn::trtllm::plan(fp8_decode, h100)) == mma_issue::native);         // XQA's sm90 GMMA kernel
+    // Triton: BLOCK_M 64 extend tiles are warpgroup MMAs, the 16-row grouped decode tiles mma.sync.
+    CHECK(issue_of(attn::triton::plan(long_prefill, b200)) == mma_issue::native);
+    CHECK(issue_of(attn::triton::plan(decode(16, 8192, 32, 8, 128), b200)) == mma_issue::warp_sync);
 
     // The same FA2 prefill is tensor-bound on H100 and takes 1.5x the cycles wgmma would need.
     const attn::attention_plan fa2_plan = attn::fa2::plan(long_prefill, h100);

@@ -31,6 +31,7 @@
 #include "synperf/family/concept.hpp"
 #include "synperf/family/memory_bound.hpp"
 #include "synperf/family/moe_routing.hpp"
+#include "synperf/family/triton_dot.hpp"
 #include "synperf/features/analysis.hpp"
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/gpu/occupancy.hpp"
@@ -114,14 +115,6 @@ inline constexpr std::int64_t quant_group = 128;  // fp8 block quantization: 1x1
     return {64, 64, 32, 8, 4, 3};
 }
 
-/// The MMA instruction Triton emits for the kernel's tl.dot: the warpgroup MMA (wgmma on sm_90, taken as tcgen05 on
-/// sm_100/103) from BLOCK_SIZE_M 64, warp-level mma.sync below it, there with FP8 operands converted to f16. Seen
-/// in the PTX of Triton 3.6 on an H200 (bench/measure/triton_mma_kind.py): BM 16 and 32 give
-/// mma.sync.m16n8k16 (bf16, or f16 for e4m3 inputs), BM 64 and 128 give wgmma, with 4 or 8 warps.
-[[nodiscard]] constexpr gpu::mma_issue triton_mma_issue(int bm) noexcept {
-    return bm >= 64 ? gpu::mma_issue::native : gpu::mma_issue::warp_sync;
-}
-
 /// pid -> (pid_m, pid_n) of fused_moe_kernel (GROUP_SIZE_M swizzle).
 struct tile_index {
     std::int64_t m, n;
@@ -166,16 +159,12 @@ inline work::kernel_launch gemm_launch(moe_gemm_launch& l, const moe_routing& r,
     set_resources(l, d);
 
     const double scale_loads = block_scales ? 4.0 * (k_padded / quant_group) : 0.0;  // fp32 scales per row
-    const gpu::mma_issue issue = triton_mma_issue(c.bm);
-    // On sm_90 (and, taken the same, sm_100/103) a warp-level dot converts FP8 operands to f16 first
-    // (triton_mma_issue), so its MMAs are 16-bit; sm_89 and sm_120 have FP8 mma.sync as their dense instruction.
-    const bool converts = issue == gpu::mma_issue::warp_sync && (g.cc_major == 9 || g.cc_major == 10);
-    const gpu::tensor_dtype mma_type = d == moe_dtype::bf16 || converts ? gpu::tensor_dtype::bf16 : gpu::tensor_dtype::fp8;
+    const triton_dot dot = triton_dot_of(c.bm, d == moe_dtype::bf16 ? gpu::tensor_dtype::bf16 : gpu::tensor_dtype::fp8, g);
     const auto tile = [&](double rows, double m_blocks_of_expert) {
         work::task_work w;
         w.tensor_flop = 2.0 * c.bm * c.bn * k_padded;
-        w.tensor_type = mma_type;
-        w.tensor_issue = issue;
+        w.tensor_type = dot.type;
+        w.tensor_issue = dot.issue;
         w.smem_bytes = double(c.bm + c.bn) * k_padded * e;
         const double b_tile = double(c.bn) * k_padded * e;
         w.l2_bytes = rows * (k_padded * e + scale_loads + 8.0) + b_tile + rows * c.bn * out_bytes;
@@ -235,8 +224,8 @@ inline work::kernel_launch gemm_launch(moe_gemm_launch& l, const moe_routing& r,
     const double footprint = a_bytes + active_weights + c_bytes;
     work::task_work floor;
     floor.tensor_flop = l.useful_flop;
-    floor.tensor_type = mma_type;
-    floor.tensor_issue = issue;  // the kernel's own instruction bounds it
+    floor.tensor_type = dot.type;
+    floor.tensor_issue = dot.issue;  // the kernel's own instruction bounds it
     floor.dram_bytes = std::max(0.0, footprint - g.l2_bytes);
     floor.l2_bytes = footprint - floor.dram_bytes;
     k.compulsory = floor;

@@ -32,6 +32,7 @@
 #include "synperf/family/attention/kernel_plan.hpp"
 #include "synperf/family/attention/op_work.hpp"
 #include "synperf/family/attention/problem.hpp"
+#include "synperf/family/triton_dot.hpp"
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/work/launch.hpp"
 #include "synperf/work/task.hpp"
@@ -104,7 +105,9 @@ inline attention_plan plan_extend(const attention_problem& p, const gpu::gpu_num
     base.q_bytes = q_element_bytes(p);
     // New tokens' K/V as they arrive (bf16 unless already FP8); cached prefix converted on load (approximation).
     base.kv_bytes = p.fp8_inputs ? 1.0 : 2.0;
-    base.mma_type = op_detail::math_type(p, g);  // tl.dot in the query's type
+    const triton_dot dot = triton_dot_of(b.m, op_detail::math_type(p, g), g);  // tl.dot in the query's type
+    base.mma_type = dot.type;
+    base.mma_issue = dot.issue;
     work::kernel_launch k;
     const int warps = d <= 64 ? 4 : 8;
     // One stage: Q block, one K and one V block in shared memory.
@@ -120,7 +123,8 @@ inline attention_plan plan_extend(const attention_problem& p, const gpu::gpu_num
     std::int64_t idle = 0;
     for (const auto& r : p.requests) idle += (ceil_div(max_q, b.m) - ceil_div(r.q_len, b.m)) * r.count * p.heads;
     if (idle > 0) k.tasks.push_back({work::task_work{}, idle});
-    k.compulsory = compulsory_attention_work(p, g);
+    k.compulsory = compulsory_attention_work(p, g, dot.issue);
+    k.compulsory->tensor_type = dot.type;
     op_detail::spread_dram(k, k.compulsory->dram_bytes);
     out.kernels.push_back(std::move(k));
     return out;
@@ -140,9 +144,11 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
     base.v_head_dim = next_pow2(dv);
     base.q_bytes = q_element_bytes(p);
     base.kv_bytes = p.kv_bytes_per_element();
-    base.mma_type = op_detail::math_type(p, g);
     base.rows = grouped ? grouped_block_h : 1;
     base.tensor_cores = grouped;
+    const triton_dot dot = triton_dot_of(int(base.rows), op_detail::math_type(p, g), g);
+    base.mma_type = dot.type;
+    base.mma_issue = dot.issue;
     const int block_n = grouped ? 32 : 64;
     out.tile_q = int(base.rows);
     out.tile_kv = block_n;
@@ -181,7 +187,8 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         // The grid's split axis is max_kv_splits wide; CTAs past this request's splits exit at once.
         if (max_kv_splits > used) s1.tasks.push_back({work::task_work{}, count * (max_kv_splits - used)});
     }
-    s1.compulsory = compulsory_attention_work(p, g);
+    s1.compulsory = compulsory_attention_work(p, g, dot.issue);
+    s1.compulsory->tensor_type = dot.type;
     double partials = 0;
     for (std::size_t i = 0; i < p.requests.size(); ++i)
         partials += double(p.requests[i].count) * p.heads * splits[i] * (double(dv) * 4.0 + 4.0);
