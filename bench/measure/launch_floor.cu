@@ -11,14 +11,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                                        \
-    do {                                                                                                \
-        cudaError_t e_ = (x);                                                                           \
-        if (e_ != cudaSuccess) {                                                                        \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));            \
-            std::exit(1);                                                                               \
-        }                                                                                               \
-    } while (0)
+#include "cuda_check.cuh"
 
 __global__ void store_one(int* out) { out[blockIdx.x * blockDim.x + threadIdx.x] = int(threadIdx.x); }
 

@@ -14,14 +14,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                                        \
-    do {                                                                                                \
-        cudaError_t e_ = (x);                                                                           \
-        if (e_ != cudaSuccess) {                                                                        \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));            \
-            std::exit(1);                                                                               \
-        }                                                                                               \
-    } while (0)
+#include "cuda_check.cuh"
 
 constexpr int chains = 8;  // independent accumulators per warp hide the instruction's latency
 
