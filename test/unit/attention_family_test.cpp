@@ -444,7 +444,7 @@ TEST_CASE("attention: an op of tiny kernels is bounded by one launch floor per k
             CAPTURE(at::to_string(f));
             at::attention_problem p = decode(f, 1, 2);
             const auto tiny = analyze<attention_decode>(p, g);
-            CHECK(tiny.theoretical_us == doctest::Approx(synperf::work::back_to_back_launch_us * tiny.kernels.size()));
+            CHECK(tiny.theoretical_us == doctest::Approx(synperf::work::back_to_back_launch_us(g) * double(tiny.kernels.size())));
             for (const auto& k : tiny.kernels) CHECK(k.bottleneck == "launch");
             const std::size_t launch_ratio = feature_index<attention_decode>("launch_ratio");
             CHECK(tiny.features[launch_ratio] == doctest::Approx(1.0));

@@ -55,7 +55,7 @@ TEST_CASE("fp8_linear: TensorRT-LLM runs an amax reduction, the per-tensor quant
     CHECK(total_l2_bytes(p.kernels[2]) == doctest::Approx(256.0 * 8192 * 3));
     CHECK(p.footprint_bytes == doctest::Approx(2.0 * 256 * 8192 + 4096.0 * 8192 + 2.0 * 256 * 4096));
     // Every kernel of the op costs at least one back-to-back launch.
-    for (const auto& k : p.kernels) CHECK(k.launch_floor_us == synperf::work::back_to_back_launch_us);
+    for (const auto& k : p.kernels) CHECK(k.launch_floor_us == synperf::work::back_to_back_launch_us(g));
 }
 
 TEST_CASE("fp8_linear: SGLang quantizes per token, eight tokens per CTA, then runs CUTLASS fp8_scaled_mm") {

@@ -83,6 +83,7 @@ gpu_numbers compute_bound(int sms, int cc_major) {
     g.cc_major = cc_major;
     g.cc_minor = 0;
     if (cc_major < 9) g.tensor_fp8_flop_per_clk = 0;  // sm_80: no FP8 tensor cores
+    g.boost_clock_mhz = 2 * g.tensor_clock_mhz;  // keeps the one-launch floor (boost cycles) below these bounds
     return g;
 }
 

@@ -273,8 +273,10 @@ TEST_CASE("predictor: roofline_cost (efficiency 1) predicts the theoretical time
         CAPTURE(p.m);
         CAPTURE(p.n);
         CAPTURE(p.k);
-        for (const prediction& r : {h100.predict(p), rt.predict(p, "sglang")}) {
-            const double launches = double(r.kernels.size()) * synperf::work::back_to_back_launch_us;
+        const std::pair<prediction, const synperf::gpu::gpu_numbers*> runs[] = {{h100.predict(p), &hw::h100_sxm::numbers},
+                                                                                 {rt.predict(p, "sglang"), &rt.numbers()}};
+        for (const auto& [r, g] : runs) {
+            const double launches = double(r.kernels.size()) * synperf::work::back_to_back_launch_us(*g);
             if (r.theoretical_us >= launches) {
                 CHECK(r.efficiency == 1.0);
                 CHECK(r.latency_us == r.theoretical_us);
@@ -324,7 +326,10 @@ TEST_CASE("predictor: no prediction is shorter than one back-to-back launch per 
     const runtime_predictor<gemm, roofline_cost> rt(hw::h100_sxm::numbers, roofline_cost{});
     const prediction r = rt.predict({1, 1, 1});
     REQUIRE(r.theoretical_us < 0.01);
-    CHECK(r.latency_us == doctest::Approx(double(r.kernels.size()) * synperf::work::back_to_back_launch_us));
+    // 1980 cycles at H100's 1980 MHz boost clock: one microsecond per kernel; A100's 1410 MHz take longer.
+    CHECK(synperf::work::back_to_back_launch_us(hw::h100_sxm::numbers) == doctest::Approx(1.0));
+    CHECK(synperf::work::back_to_back_launch_us(hw::a100_sxm::numbers) == doctest::Approx(1980.0 / 1410.0));
+    CHECK(r.latency_us == doctest::Approx(double(r.kernels.size()) * 1.0));
     CHECK(r.kernel_floor_us == r.latency_us);
     CHECK(r.efficiency == doctest::Approx(r.theoretical_us / r.latency_us));
     // Large shapes are far above it and keep the cost model's efficiency.
@@ -393,7 +398,7 @@ TEST_CASE("analysis: a launch floor bounds a kernel whose work is smaller") {
     CHECK(unfloored.launch_floor_cycles == 0.0);
     CHECK(synperf::features::cycles_to_us(unfloored.theoretical_cycles, g) < 0.01);
 
-    k.launch_floor_us = synperf::work::back_to_back_launch_us;
+    k.launch_floor_us = synperf::work::back_to_back_launch_us(g);
     const auto floored = synperf::features::analyze(k, s, g);
     CHECK(synperf::features::cycles_to_us(floored.theoretical_cycles, g) == doctest::Approx(1.0));
     CHECK(floored.limiter == synperf::features::bottleneck::launch);
@@ -402,7 +407,7 @@ TEST_CASE("analysis: a launch floor bounds a kernel whose work is smaller") {
     // Work above the floor keeps its own bound and limiter.
     cta.dram_bytes = 64e6;
     auto [big_kernel, big_schedule] = schedule_one_class("tiny", {128, 32, 0}, cta, 1, g);
-    big_kernel.launch_floor_us = synperf::work::back_to_back_launch_us;
+    big_kernel.launch_floor_us = synperf::work::back_to_back_launch_us(g);
     const auto big = synperf::features::analyze(big_kernel, big_schedule, g);
     CHECK(big.limiter == synperf::features::bottleneck::dram);
     CHECK(synperf::features::cycles_to_us(big.theoretical_cycles, g) > 1.0);

@@ -253,7 +253,7 @@ struct fp8_linear {
             out.kernels.push_back(fp8_linear_detail::per_token_quant(p, g));
             out.quant_kernels = 1;
         }
-        for (work::kernel_launch& k : out.kernels) k.launch_floor_us = work::back_to_back_launch_us;
+        for (work::kernel_launch& k : out.kernels) k.launch_floor_us = work::back_to_back_launch_us(g);
         return out;
     }
 

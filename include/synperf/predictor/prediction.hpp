@@ -27,7 +27,7 @@ struct prediction {
     double efficiency = 0;       ///< theoretical / latency, from the cost model (and the kernel floor)
     double theoretical_us = 0;   ///< sum of the kernels' lower bounds
     /// Sum of the kernels' least times as decomposed (`features::kernel_features::kernel_floor_cycles`), and at
-    /// least one back-to-back launch (`work::back_to_back_launch_us`) per kernel: equal to `theoretical_us` unless
+    /// least one back-to-back launch (`work::back_to_back_launch_us(g)`) per kernel: equal to `theoretical_us` unless
     /// a kernel's dispatch is exact and its busiest SM needs longer, or the op is shorter than its launches. The
     /// latency is never below it.
     double kernel_floor_us = 0;

@@ -72,7 +72,7 @@ prediction analyze(const typename F::problem_type& p, const gpu::gpu_numbers& g,
     }
     // No op finishes sooner than its launches back to back on a stream (the shortest op any collector timed took
     // 1.27 µs): without this, a shape smaller than any measured one would be predicted in nanoseconds.
-    out.kernel_floor_us = std::max(out.kernel_floor_us, double(out.kernels.size()) * work::back_to_back_launch_us);
+    out.kernel_floor_us = std::max(out.kernel_floor_us, double(out.kernels.size()) * work::back_to_back_launch_us(g));
     const auto x = F::features(p, plan, std::span<const features::kernel_features>(analyzed), g);
     out.features.assign(x.begin(), x.end());
     out.bottleneck = out.kernels.front().bottleneck;

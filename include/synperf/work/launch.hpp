@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "synperf/gpu/numbers.hpp"
 #include "synperf/work/task.hpp"
 
 namespace synperf::work {
@@ -45,7 +46,7 @@ struct kernel_launch {
     double memory_rounds = 0;
     /// Least time the launch itself adds to an op timed around several kernels (0: not modelled): a kernel
     /// issued back to back on a stream still takes its launch and drain, so an op of tiny kernels is bounded
-    /// by their count, not by their (near zero) work. See `back_to_back_launch_us`.
+    /// by their count, not by their (near zero) work. See `back_to_back_launch_us(g)`.
     double launch_floor_us = 0;
     /// Whether the decomposition is the library's own kernel choice (tile, schedule, grid), read from its public
     /// dispatch code, rather than a stand-in for a closed or unknown one. Then the busiest SM's pipe work is work
@@ -53,10 +54,18 @@ struct kernel_launch {
     bool exact_dispatch = false;
 };
 
-/// Launch floor of one kernel issued back to back, in microseconds: a round floor for the ops the data times, not a
-/// bound on every kernel. The smallest time per kernel of any op in the attention tables is 1.6 µs (five small
-/// kernels in 8.2 µs); on an H200 a nearly empty kernel replayed back to back from a CUDA graph takes 0.60 µs with
-/// one CTA, 0.82 µs with 132 and 1.19 µs with 1056 (bench/measure/launch_floor.cu), launched from a stream about 4 µs.
-inline constexpr double back_to_back_launch_us = 1.0;
+/// Launch floor of one kernel issued back to back, in SM cycles at the boost clock: a round floor for the ops the data
+/// times, not a bound on every kernel. 1980 cycles is 1 µs at H100's and H200's 1980 MHz; there a nearly empty kernel
+/// replayed back to back from a CUDA graph takes 0.82 µs with 132 CTAs and 1.19 µs with 1056 (0.60 µs with one CTA;
+/// bench/measure/launch_floor.cu), launched from a stream about 4 µs. The smallest time per kernel of any op in the
+/// attention tables is 1.6 µs (five small kernels in 8.2 µs).
+inline constexpr double back_to_back_launch_cycles = 1980.0;
+
+/// The launch floor on `g`, in microseconds. Counted in cycles of the boost clock because the smallest ops scale with
+/// the clock a GPU runs at when its work is too small to be power-limited: TensorRT-LLM's smallest MMHA decode op
+/// takes 10.9 µs on A100 (1410 MHz) and 7.7 µs on H100 (1980 MHz), 15.4 and 15.2 thousand cycles.
+[[nodiscard]] constexpr double back_to_back_launch_us(const gpu::gpu_numbers& g) noexcept {
+    return back_to_back_launch_cycles / g.boost_clock_mhz;
+}
 
 }  // namespace synperf::work

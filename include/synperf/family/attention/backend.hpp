@@ -160,7 +160,7 @@ inline std::string join(const std::vector<kernel_impl>& ks) {
         out.fp8_math = run.fp8_compute;
         out.attention_kernels = out.kernels.size();
         for (work::kernel_launch& pre : preprocess_kernels(run, g, k)) out.kernels.push_back(std::move(pre));
-        for (work::kernel_launch& launch : out.kernels) launch.launch_floor_us = work::back_to_back_launch_us;
+        for (work::kernel_launch& launch : out.kernels) launch.launch_floor_us = work::back_to_back_launch_us(g);
         return out;
     };
     // The problem is copied (its request list with it) only when the framework changes its precision.
