@@ -77,8 +77,8 @@ void run_predict_gemm(const predict_gemm_options& o) {
 
     std::vector<family::gemm_problem> problems;
     std::vector<std::size_t> lines;
-    const std::vector<mnk_row> shapes = mnk_shapes(o, "gemm");
-    for (const mnk_row& s : shapes) {
+    const mnk_input input = mnk_shapes(o, "gemm");
+    for (const mnk_row& s : input.shapes) {
         problems.push_back({s.m, s.n, s.k, parse_dtype(o.dtype), o.reuse_distance});
         lines.push_back(s.line);
     }
@@ -88,7 +88,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
     check_weights_for<family::gemm>(*net, o.weights);
     const runtime_predictor<family::gemm> pred(g.numbers, cost::mlp_cost(net));
 
-    measured_report measured(measured_times(shapes));
+    measured_report measured(input.measured_us);
     nlohmann::json rows = nlohmann::json::array();
     if (!o.csv.empty() && !o.json && o.print_header)
         fmt::print("gpu,m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,split_k,waves{}\n", measured.header_columns());

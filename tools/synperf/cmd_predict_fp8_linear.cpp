@@ -79,8 +79,8 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
     const family::fp8_linear_framework fw = family::fp8_linear::parse_framework(o.framework);
     std::vector<family::fp8_linear_problem> problems;
     std::vector<std::size_t> lines;
-    const std::vector<mnk_row> shapes = mnk_shapes(o, "fp8_linear");
-    for (const mnk_row& s : shapes) {
+    const mnk_input input = mnk_shapes(o, "fp8_linear");
+    for (const mnk_row& s : input.shapes) {
         problems.push_back({s.m, s.n, s.k, fw, o.reuse_distance});
         lines.push_back(s.line);
     }
@@ -92,7 +92,7 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
     check_weights_for<family::fp8_linear>(*net, o.weights);
     const runtime_predictor<family::fp8_linear> pred(g.numbers, cost::mlp_cost(net));
 
-    measured_report measured(measured_times(shapes));
+    measured_report measured(input.measured_us);
     nlohmann::json rows = nlohmann::json::array();
     if (!o.csv.empty() && !o.json && o.print_header)
         fmt::print("gpu,framework,m,n,k,latency_us,efficiency,theoretical_us,kernel_floor_us,bottleneck,gemm{}\n",

@@ -63,8 +63,8 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
     const gpu::runtime_gpu g = o.gpu.resolve();
     std::vector<family::gemm_fp8_problem> problems;
     std::vector<std::size_t> lines;
-    const std::vector<mnk_row> shapes = mnk_shapes(o, "gemm_fp8");
-    for (const mnk_row& s : shapes) {
+    const mnk_input input = mnk_shapes(o, "gemm_fp8");
+    for (const mnk_row& s : input.shapes) {
         problems.push_back({s.m, s.n, s.k});
         lines.push_back(s.line);
     }
@@ -76,7 +76,7 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
     check_weights_for<family::gemm_fp8>(*net, o.weights);
     const runtime_predictor<family::gemm_fp8> pred(g.numbers, cost::mlp_cost(net));
 
-    measured_report measured(measured_times(shapes));
+    measured_report measured(input.measured_us);
     nlohmann::json rows = nlohmann::json::array();
     if (!o.csv.empty() && !o.json && o.print_header)
         fmt::print("gpu,m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,schedule,waves{}\n", measured.header_columns());

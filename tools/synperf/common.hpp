@@ -195,23 +195,27 @@ private:
     std::vector<double> predicted_;
 };
 
-/// One shape of a `predict … --csv FILE` for the GEMM-like families, the line it came from and, when the file
-/// has a `measured_us` column, its measured latency.
+/// One shape of a `predict … --csv FILE` for the GEMM-like families and the line it came from (0: the flags).
 struct mnk_row {
     std::int64_t m = 0, n = 0, k = 0;
     std::size_t line = 0;
-    std::optional<double> measured_us;
 };
 
-/// The shapes a GEMM-like `predict` command runs: every row of its `--csv` file (columns m, n, k, positive integers,
-/// and optionally measured_us; a bad field is reported with its file and line), else the one shape of its
-/// `--m --n --k` flags (line 0).
+/// The shapes a GEMM-like `predict` command runs and, when its `--csv` file has a `measured_us` column, their
+/// measured latencies in row order (else empty).
+struct mnk_input {
+    std::vector<mnk_row> shapes;
+    std::vector<double> measured_us;
+};
+
+/// Every row of the command's `--csv` file (columns m, n, k, positive integers, and optionally measured_us; a bad
+/// field is reported with its file and line), else the one shape of its `--m --n --k` flags.
 template <class Options>
-std::vector<mnk_row> mnk_shapes(const Options& o, std::string_view command) {
+mnk_input mnk_shapes(const Options& o, std::string_view command) {
     if (o.csv.empty()) {
         if (o.m == 0 && o.n == 0 && o.k == 0)
             throw invalid_argument(fmt::format("synperf: predict {}: give --m, --n and --k, or --csv FILE", command));
-        return {{o.m, o.n, o.k, 0, std::nullopt}};
+        return {{{o.m, o.n, o.k, 0}}, {}};
     }
     if (o.m != 0 || o.n != 0 || o.k != 0)
         throw invalid_argument(fmt::format("synperf: predict {}: give --m, --n and --k, or --csv FILE, not both", command));
@@ -219,20 +223,10 @@ std::vector<mnk_row> mnk_shapes(const Options& o, std::string_view command) {
     static constexpr std::array<std::string_view, 4> known{"m", "n", "k", measured_column};
     t.require_known_columns(known, fmt::format("predict {}", command));
     const std::size_t cm = t.column("m"), cn = t.column("n"), ck = t.column("k");
-    const std::vector<double> measured = measured_times(t);
-    std::vector<mnk_row> out;
-    for (std::size_t r = 0; r < t.rows(); ++r) {
-        out.push_back({t.positive_integer(r, cm), t.positive_integer(r, cn), t.positive_integer(r, ck), t.line(r), std::nullopt});
-        if (!measured.empty()) out.back().measured_us = measured[r];
-    }
-    return out;
-}
-
-/// The measured times of `--csv` shapes, in row order (empty when the file has none).
-inline std::vector<double> measured_times(const std::vector<mnk_row>& rows) {
-    std::vector<double> out;
-    for (const mnk_row& r : rows)
-        if (r.measured_us) out.push_back(*r.measured_us);
+    mnk_input out;
+    for (std::size_t r = 0; r < t.rows(); ++r)
+        out.shapes.push_back({t.positive_integer(r, cm), t.positive_integer(r, cn), t.positive_integer(r, ck), t.line(r)});
+    out.measured_us = measured_times(t);
     return out;
 }
 
