@@ -36,6 +36,7 @@ struct launch_shape {
     int vector_bytes = 2;           ///< bytes one thread moves per global access
     double accesses_per_thread = 0; ///< global accesses (loads + stores) one thread makes, in its CTA
     double memory_rounds = 0;       ///< memory rounds a thread goes through in order (`kernel_launch::memory_rounds`)
+    bool rounds_then_stream = false;  ///< `kernel_launch::rounds_then_stream`
     work::task_work cta;            ///< one CTA's work (l2_bytes = bytes it requests through L2)
 };
 
@@ -55,6 +56,7 @@ struct compulsory_work {
     k.launch = {s.threads, s.regs, s.smem};
     k.dispatch = work::dispatch_kind::hardware;
     k.memory_rounds = s.memory_rounds;
+    k.rounds_then_stream = s.rounds_then_stream;
     work::task_work cta = s.cta;
     const double requested = cta.l2_bytes * double(s.ctas);
     const double dram = std::max(0.0, c.footprint_bytes - g.l2_bytes);
@@ -130,6 +132,26 @@ inline constexpr std::array<std::string_view, 14> common_feature_names{
     }
     f[12] = pl.footprint_bytes / g.l2_bytes;
     f[13] = double(pl.kernels.size());
+    return f;
+}
+
+/// Names of the features of a one-CTA-per-row kernel whose floor adds its memory rounds to the transfer
+/// (`launch_shape::rounds_then_stream`).
+inline constexpr std::array<std::string_view, 3> row_feature_names{"log2_waves", "busy_sm_fraction", "vector_bytes"};
+
+/// The features of such a kernel (the op's first launch), counts of the launch only: `log2_waves` (the waves run
+/// back to back, the first and last cost more than those between), `busy_sm_fraction` (grids under one wave) and
+/// `vector_bytes`. Trained on two or three GPUs, a model given any absolute size or any ratio of two of a GPU's
+/// capacities learns each GPU's own level from it instead of the shape of the latency-bound time
+/// (docs/families/rmsnorm.md).
+[[nodiscard]] inline std::array<double, row_feature_names.size()> row_features(
+    const plan& pl, std::span<const features::kernel_features> kf, const gpu::gpu_numbers& g) {
+    std::array<double, row_feature_names.size()> f{};
+    if (kf.empty() || pl.kernels.empty() || pl.shapes.empty()) return f;
+    const features::kernel_features& k = kf[0];
+    f[0] = std::log2(std::max(k.waves, 1.0));
+    f[1] = double(k.busy_sms) / double(g.sm_count);
+    f[2] = double(pl.shapes[0].vector_bytes);
     return f;
 }
 

@@ -95,6 +95,7 @@ inline memory_bound::launch_shape shape(const rmsnorm_problem& p) {
     s.cta.fma_ops = (p.fused_add ? 4.0 : 3.0) * double(h) + s.threads;  // + the block reduction's adds
     s.cta.xu_ops = 1;
     s.regs = 32;
+    s.rounds_then_stream = true;
     s.name = std::string(p.fused_add ? "fused_add_rms_norm_" : "rms_norm_") + std::string(to_string(p.impl)) + "_vec" +
              std::to_string(vec);
     return s;
@@ -116,7 +117,7 @@ struct rmsnorm {
     }
 
     static constexpr auto feature_names = memory_bound::join_names(
-        memory_bound::common_feature_names, std::array<std::string_view, 1>{"fused_add"});
+        memory_bound::row_feature_names, std::array<std::string_view, 1>{"fused_add"});
     static constexpr std::size_t feature_count = feature_names.size();
 
     /// One CTA per token: always the hardware block scheduler.
@@ -166,7 +167,7 @@ struct rmsnorm {
     static std::array<double, feature_count> features(const rmsnorm_problem& p, const memory_bound::plan& pl,
                                                       std::span<const features::kernel_features> kf,
                                                       const gpu::gpu_numbers& g) {
-        return memory_bound::join(memory_bound::common_features(pl, kf, g),
+        return memory_bound::join(memory_bound::row_features(pl, kf, g),
                                   std::array<double, 1>{p.fused_add ? 1.0 : 0.0});
     }
 };

@@ -37,6 +37,17 @@ enum class bottleneck { tensor, fma, xu, dram, l2, smem, latency, launch };
 /// that floor is not a strict bound and the efficiency model learns each GPU's actual latency.
 inline constexpr double nominal_memory_latency_cycles = 600.0;
 
+/// Nominal unloaded round trip of a global access that hits L2, in cycles (about 200-300 on A100 and H100
+/// class GPUs). A floor that adds its memory rounds to the footprint's transfer
+/// (`kernel_launch::rounds_then_stream`) counts each round at this latency: the bytes' own time is already in
+/// the transfer term, so the rounds add only the wait a thread cannot overlap, and the sum stays a bound.
+inline constexpr double nominal_l2_hit_cycles = 300.0;
+
+/// Latency the floor charges per memory round of launch `k`.
+[[nodiscard]] constexpr double memory_round_cycles(const work::kernel_launch& k) noexcept {
+    return k.rounds_then_stream ? nominal_l2_hit_cycles : nominal_memory_latency_cycles;
+}
+
 /// Cycle counts of one scheduled kernel (tensor clock).
 struct kernel_features {
     work::pipe_cycles all;     ///< whole-GPU work / whole-GPU rate (every SM busy)
@@ -100,7 +111,9 @@ struct kernel_features {
                                           std::to_string(value));
     };
     require_floor_input("memory_rounds", k.memory_rounds);
-    f.latency_floor_cycles = s.waves * k.memory_rounds * nominal_memory_latency_cycles;
+    f.latency_floor_cycles = s.waves * k.memory_rounds * memory_round_cycles(k);
+    if (k.rounds_then_stream && f.latency_floor_cycles > 0)
+        f.latency_floor_cycles += (floor.dram_bytes + floor.l2_bytes) / g.l2_bytes_per_clk();
     require_floor_input("launch_floor_us", k.launch_floor_us);
     f.launch_floor_cycles = k.launch_floor_us * g.tensor_clock_mhz;
 

@@ -44,6 +44,10 @@ struct kernel_launch {
     /// fixes (one CTA per token, narrow accesses) cannot hide memory latency when its grid is small: its
     /// theoretical time is then at least waves x rounds x a nominal latency.
     double memory_rounds = 0;
+    /// Whether those rounds come on top of the footprint's transfer instead of overlapping it: a grid of
+    /// one-CTA-per-row kernels whose waves run back to back pays, per wave, its threads' round trips, and the
+    /// bytes still pass through L2; the floor is then rounds x latency plus the footprint at L2 bandwidth.
+    bool rounds_then_stream = false;
     /// Least time the launch itself adds to an op timed around several kernels (0: not modelled): a kernel
     /// issued back to back on a stream still takes its launch and drain, so an op of tiny kernels is bounded
     /// by their count, not by their (near zero) work. See `back_to_back_launch_us(g)`.
