@@ -14,7 +14,7 @@ expect_error() {
   local pattern="$1"; shift
   local out; out="$("$synperf" "$@" 2>&1)"; local rc=$?
   [[ $rc -ne 0 ]] || fail "'$*' exited 0"
-  grep -Eq "$pattern" <<<"$out" || fail "'$*' printed '$out', expected /$pattern/"
+  grep -Eq -e "$pattern" <<<"$out" || fail "'$*' printed '$out', expected /$pattern/"
   echo "ok: $* -> $out"
 }
 
@@ -181,7 +181,15 @@ case "$case" in
     expect_error "expected printable text, got a control character \\(code 10\\)" predict gemm --gpu h100_sxm --set "display_name=$(printf 'a\nb')" --m 8 --n 8 --k 8
     printf '\xef\xbb\xbfname = bom_gpu\nbase = h100_sxm\n' > "$work/bom.spec"
     "$synperf" predict gemm --gpu-spec "$work/bom.spec" --m 8 --n 8 --k 8 | grep -q "on bom_gpu" || fail "a spec file with a BOM"
-    expect_error "train --out .*: the folder .* does not exist" train rmsnorm --out "$work/no/such/dir/x.mlp";;
+    expect_error "train --out .*: the folder .* does not exist" train rmsnorm --out "$work/no/such/dir/x.mlp"
+    # An empty value is an error, not the option's default (here: the shipped weights file).
+    expect_error "--out: expected a value, got an empty string" train rmsnorm --epochs 1 --out ''
+    expect_error "--weights: expected a value, got an empty string" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --weights ''
+    # Anything but a regular file is refused before reading (a device never ends).
+    expect_error "/dev/zero: expected a regular file \(weights file\), got a device" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --weights /dev/zero
+    expect_error "/dev/zero: expected a regular file \(GPU spec file\)" predict gemm --gpu-spec /dev/zero --m 8 --n 8 --k 8
+    expect_error "expected a regular file \(CSV table\), got a directory" predict gemm --gpu h100_sxm --csv "$work"
+    expect_error "data directory '/dev/null' \(from --data\) is not a directory" eval gemm --data /dev/null;;
   train_smoke)
     need_data
     "$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --hidden 32,16 --out "$work/smoke.mlp" || fail "train"
@@ -362,7 +370,13 @@ case "$case" in
     [[ "$(wc -l <<<"$out")" -eq 3 && "$(grep -c '^h100_sxm,' <<<"$out")" -eq 2 ]] || fail "expected header + 2 rows, got: $out"
     printf 'gpus,bytes\n2,4096\n16,4096\n' > "$work/bad_collectives.csv"
     expect_error "bad_collectives.csv:3: .*gpus must be <= the node's 8 GPUs" predict allreduce --gpu h100_sxm --csv "$work/bad_collectives.csv"
-    expect_error "give --gpus and --bytes, or --csv FILE" predict allreduce --gpu h100_sxm;;
+    expect_error "give --gpus and --bytes, or --csv FILE" predict allreduce --gpu h100_sxm
+    # Link overrides reach the node: an H100 without NVLink is a PCIe node.
+    "$synperf" predict allreduce --gpu h100_sxm --gpus 8 --bytes 1048576 --set nvlink_gbps=0 --json | grep -q '"topology": "pcie"' \
+      || fail "--set nvlink_gbps=0 did not reach the node"
+    slow="$("$synperf" predict allreduce --gpu h100_sxm --gpus 8 --bytes 67108864 --set nvlink_gbps=100 --json | grep '"latency_us"')"
+    fast="$("$synperf" predict allreduce --gpu h100_sxm --gpus 8 --bytes 67108864 --json | grep '"latency_us"')"
+    [[ "$slow" != "$fast" ]] || fail "--set nvlink_gbps=100 left the latency unchanged: $fast";;
   allreduce_node_whatif)
     # The what-if of docs/families/allreduce.md (a PipeWeave node described without peer access) prints what the page says.
     need_data

@@ -13,7 +13,7 @@ expect_error() {
   local pattern="$1"; shift
   local out; out="$("$synperf" "$@" 2>&1)"; local rc=$?
   [[ $rc -ne 0 ]] || fail "'$*' exited 0"
-  grep -Eq "$pattern" <<<"$out" || fail "'$*' printed '$out', expected /$pattern/"
+  grep -Eq -e "$pattern" <<<"$out" || fail "'$*' printed '$out', expected /$pattern/"
   echo "ok: $* -> $out"
 }
 # skip_without_weights <output>: a run refused for want of a family's weights is skipped, not failed.
@@ -45,7 +45,28 @@ case "$case" in
     printf '{"cases": []}' > "$work/empty_dev.json"
     expect_error "empty_dev.json: expected at least one case" e2e --dev-set "$work/empty_dev.json"
     printf '{"cases": [{"gpu": "H800", "model": "qwen2.5-14b"}]}' > "$work/short_dev.json"
-    expect_error "short_dev.json: case 1 \(H800, qwen2.5-14b\): expected field \"model_params\"" e2e --dev-set "$work/short_dev.json";;
+    expect_error "short_dev.json: case 1 \(H800, qwen2.5-14b\): expected field \"model_params\"" e2e --dev-set "$work/short_dev.json"
+    # Every field has its type and range checked: nothing is truncated or ignored.
+    dev_case() {  # dev_case FIELD=JSON: a Qwen2.5-14B case on H800 with one field replaced
+      local c='{"gpu": "H800", "model": "qwen2.5-14b", "tp": 1, "pp": 1, "attention": "fa3", "framework": "sglang",
+        "model_params": {"hidden_size": 5120, "num_attention_heads": 40, "num_key_value_heads": 8, "head_dim": 128,
+                         "intermediate_size": 13824, "vocab_size": 152064, "num_hidden_layers": 48},
+        "prompt_lengths": [100, 200], "decode_steps": 4,
+        "real": {"prefill_ms": 30, "decode_median_ms": 20, "total_ms": 110, "batch_size": 2}}'
+      [[ $# -eq 0 ]] && { echo "$c"; return; }
+      sed -E "s/\"${1%%=*}\": [^,}]+/\"${1%%=*}\": ${1#*=}/" <<<"$c"
+    }
+    printf '{"cases": [%s]}' "$(dev_case)" > "$work/one_dev.json"
+    expect_error "one_dev.json: expected at least two cases" e2e --dev-set "$work/one_dev.json"
+    for bad in 'tp=1.5|expected field "tp" to be an integer, got 1.5' 'pp=2|expected "pp": 1 \(pipeline parallelism is not modelled\)' \
+               'attention="bogus"|expected "attention" "fa2" or "fa3"' 'batch_size=3|expected real.batch_size to equal the 2 prompt_lengths, got 3' \
+               'head_dim=64|expected model_params.head_dim of qwen2.5-14b to match the built-in .* \(128\), got 64'; do
+      printf '{"cases": [%s, %s]}' "$(dev_case)" "$(dev_case "${bad%%|*}")" > "$work/bad_dev.json"
+      expect_error "bad_dev.json: case 2 \(H800, qwen2.5-14b\): ${bad#*|}" e2e --dev-set "$work/bad_dev.json"
+    done
+    float_case="$(dev_case)"
+    printf '{"cases": [%s]}' "${float_case/\[100, 200\]/[100.7]}" > "$work/float_dev.json"
+    expect_error "expected field \"prompt_lengths\[0\]\" to be an integer, got 100.7" e2e --dev-set "$work/float_dev.json";;
   e2e_predict)
     out="$("$synperf" e2e --model qwen2.5-14b --gpu h800 --framework sglang --attention flashinfer \
             --prompt-lens 2648,3740,3761 --decode-steps 5 --json 2>&1)"; rc=$?

@@ -195,7 +195,11 @@ TEST_CASE("spec file: malformed files on disk") {
     CHECK_THROWS_WITH_AS((void)synperf::gpu::load_gpu_spec(data_dir + "no_such_file.spec"),
                          doctest::Contains("no_such_file.spec: cannot open GPU spec file: No such file or directory"),
                          synperf::load_error);
-    CHECK_THROWS_WITH_AS((void)synperf::gpu::load_gpu_spec(data_dir), doctest::Contains("cannot read GPU spec file"),
+    // A directory or a device is refused before reading (a device such as /dev/zero never ends).
+    CHECK_THROWS_WITH_AS((void)synperf::gpu::load_gpu_spec(data_dir),
+                         doctest::Contains("expected a regular file (GPU spec file), got a directory"), synperf::load_error);
+    CHECK_THROWS_WITH_AS((void)synperf::gpu::load_gpu_spec("/dev/zero"),
+                         doctest::Contains("/dev/zero: expected a regular file (GPU spec file), got a device, pipe or socket"),
                          synperf::load_error);
 }
 

@@ -16,6 +16,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include <synperf/detail/regular_file.hpp>
 #include <synperf/e2e.hpp>
 #include <synperf/e2e/shipped_models.hpp>
 #include <synperf/mlp/format.hpp>
@@ -64,10 +65,10 @@ e2e::family_models load_models() {
     return m;
 }
 
-/// The node collectives run on: the catalogue GPU's built-in system, or an 8-GPU NVSwitch (NVLink) / PCIe
-/// node built from a spec file's numbers.
+/// The node collectives run on: the catalogue GPU's built-in system (with its links after any `--set`), or an
+/// 8-GPU NVSwitch (NVLink) / PCIe node built from a spec file's numbers.
 system::system_spec node_for(const gpu::runtime_gpu& g, bool from_catalogue) {
-    if (from_catalogue) return system::builtin_system(g.name);
+    if (from_catalogue) return system::builtin_system(g.name, g.numbers);
     return system::make_system(g.name, g.numbers, 8, g.numbers.nvlink_gbps > 0 ? system::topology::nvswitch : system::topology::pcie);
 }
 
@@ -259,36 +260,70 @@ void run_compare(const e2e_options& o) {
 }
 
 /// One case of e2e_dev.json as a request; throws `invalid_argument` (or a JSON exception) for a malformed case.
+/// Every field is checked for its type and range, so that nothing is truncated (`"tp": 1.5`) or ignored.
 prepared dev_case(const nlohmann::json& c) {
-    const auto field = [&](const char* key) -> const nlohmann::json& {
-        if (!c.contains(key)) throw invalid_argument(std::string("expected field \"") + key + "\", got none");
-        return c.at(key);
+    if (!c.is_object()) throw invalid_argument("expected an object, got " + std::string(c.type_name()));
+    const auto field = [](const nlohmann::json& obj, const char* key) -> const nlohmann::json& {
+        if (!obj.contains(key)) throw invalid_argument(std::string("expected field \"") + key + "\", got none");
+        return obj.at(key);
     };
-    prepared p{gpu::find_gpu(field("gpu").get<std::string>()), {}, true};
+    const auto text = [&](const nlohmann::json& obj, const char* key) {
+        const nlohmann::json& v = field(obj, key);
+        if (!v.is_string()) throw invalid_argument(std::string("expected field \"") + key + "\" to be a string, got " + v.dump());
+        return v.get<std::string>();
+    };
+    const auto integer = [](const nlohmann::json& v, const std::string& key) {
+        if (!v.is_number_integer()) throw invalid_argument("expected field \"" + key + "\" to be an integer, got " + v.dump());
+        return v.get<std::int64_t>();
+    };
+    prepared p{gpu::find_gpu(text(c, "gpu")), {}, true};
     e2e::run_request& r = p.request;
-    const std::string name = field("model").get<std::string>();
+    const std::string name = text(c, "model");
     r.model = e2e::find_model(name);
     // The case's own architecture numbers must agree with the built-in model.
-    const nlohmann::json& mp = field("model_params");
-    if (mp.value("hidden_size", 0) != r.model.hidden || mp.value("num_hidden_layers", 0) != r.model.layers ||
-        mp.value("num_attention_heads", 0) != r.model.heads || mp.value("num_key_value_heads", 0) != r.model.kv_heads ||
-        mp.value("intermediate_size", 0) != r.model.intermediate || mp.value("vocab_size", 0) != r.model.vocab ||
-        mp.value("head_dim", 0) != r.model.head_dim)
-        throw invalid_argument("expected model_params of " + name + " to match the built-in " + r.model.name + ", got different numbers");
-    r.deploy.tp = field("tp").get<int>();
-    r.deploy.fw = e2e::parse_framework(field("framework").get<std::string>());
+    const nlohmann::json& mp = field(c, "model_params");
+    if (!mp.is_object()) throw invalid_argument("expected field \"model_params\" to be an object, got " + mp.dump());
+    const std::pair<const char*, std::int64_t> params[] = {
+        {"hidden_size", r.model.hidden},         {"num_hidden_layers", r.model.layers}, {"num_attention_heads", r.model.heads},
+        {"num_key_value_heads", r.model.kv_heads}, {"intermediate_size", r.model.intermediate}, {"vocab_size", r.model.vocab},
+        {"head_dim", r.model.head_dim}};
+    for (const auto& [key, builtin] : params) {
+        const std::int64_t given = integer(field(mp, key), std::string("model_params.") + key);
+        if (given != builtin)
+            throw invalid_argument(fmt::format("expected model_params.{} of {} to match the built-in {} ({}), got {}", key, name,
+                                               r.model.name, builtin, given));
+    }
+    const std::int64_t tp = integer(field(c, "tp"), "tp");
+    if (tp < 1 || tp > 1024) throw invalid_argument("expected \"tp\" in 1..1024, got " + std::to_string(tp));
+    r.deploy.tp = int(tp);
+    if (c.contains("pp") && integer(c.at("pp"), "pp") != 1)
+        throw invalid_argument("expected \"pp\": 1 (pipeline parallelism is not modelled), got " + c.at("pp").dump());
+    r.deploy.fw = e2e::parse_framework(text(c, "framework"));
     // Every run of the set used SGLang's FlashInfer backend ("fa2" / "fa3" name its two paths).
+    if (c.contains("attention")) {
+        const std::string attention = text(c, "attention");
+        if (attention != "fa2" && attention != "fa3")
+            throw invalid_argument("expected \"attention\" \"fa2\" or \"fa3\" (SGLang's FlashInfer paths), got \"" + attention + "\"");
+    }
     r.deploy.attention = at::kernel_impl::flashinfer;
-    r.prompt_lens = field("prompt_lengths").get<std::vector<std::int64_t>>();
-    r.decode_steps = field("decode_steps").get<std::int64_t>();
+    const nlohmann::json& lens = field(c, "prompt_lengths");
+    if (!lens.is_array()) throw invalid_argument("expected field \"prompt_lengths\" to be an array, got " + lens.dump());
+    for (std::size_t i = 0; i < lens.size(); ++i) r.prompt_lens.push_back(integer(lens[i], fmt::format("prompt_lengths[{}]", i)));
+    r.decode_steps = integer(field(c, "decode_steps"), "decode_steps");
     e2e::validate(r);
     // The measured times: every error is relative to them.
-    const nlohmann::json& real = field("real");
+    const nlohmann::json& real = field(c, "real");
+    if (!real.is_object()) throw invalid_argument("expected field \"real\" to be an object, got " + real.dump());
     for (const char* key : {"prefill_ms", "decode_median_ms", "total_ms"}) {
-        const double ms = real.at(key).get<double>();
+        const nlohmann::json& v = field(real, key);
+        if (!v.is_number()) throw invalid_argument(std::string("expected real.") + key + " to be a number, got " + v.dump());
+        const double ms = v.get<double>();
         if (!(ms > 0.0 && std::isfinite(ms)))
             throw invalid_argument(std::string("expected real.") + key + " > 0 ms, got " + std::to_string(ms));
     }
+    if (real.contains("batch_size") && integer(real.at("batch_size"), "real.batch_size") != std::int64_t(r.prompt_lens.size()))
+        throw invalid_argument(fmt::format("expected real.batch_size to equal the {} prompt_lengths, got {}", r.prompt_lens.size(),
+                                           real.at("batch_size").dump()));
     return p;
 }
 
@@ -307,6 +342,7 @@ double fit_iteration_us(const std::vector<double>& kernel_ms, const std::vector<
 
 void run_dev_set(const e2e_options& o) {
     if (o.iteration_overhead_us) e2e::validate_iteration_us(*o.iteration_overhead_us);  // before any output
+    synperf::detail::require_regular_file(o.dev_set, "e2e dev set JSON");
     std::ifstream in(o.dev_set);
     if (!in) throw load_error(o.dev_set, 0, 0, "expected a readable e2e_dev.json, got none");
     nlohmann::json doc;
@@ -338,6 +374,9 @@ void run_dev_set(const e2e_options& o) {
             throw at_case(cannot_run_reason(e));
         }
     }
+    if (doc["cases"].size() < 2 && !o.iteration_overhead_us)
+        throw load_error(o.dev_set, 0, 0, "expected at least two cases (each case's host work is fitted on the others), got one; "
+                                          "give --iteration-overhead-us to evaluate a single case");
     // Per case: the run without per-iteration host work gives each term's dependence on it.
     std::vector<double> base_decode, real_decode;
     for (auto& p : cases) {

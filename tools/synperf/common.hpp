@@ -82,7 +82,11 @@ inline std::filesystem::path source_dir() { return std::filesystem::path(SYNPERF
 /// The measured-data directory, or a clear error when there is none.
 inline std::filesystem::path require_data_dir(const std::string& flag) {
     auto d = data::find_data_dir(flag, source_dir());
-    if (!d || !std::filesystem::is_directory(*d))
+    if (d && !std::filesystem::is_directory(*d))
+        throw invalid_argument("synperf: data directory '" + d->string() + "' (from " +
+                               (flag.empty() ? std::string("SYNPERF_DATA") : std::string("--data")) +
+                               ") is not a directory");
+    if (!d)
         throw invalid_argument("synperf: no data directory: pass --data DIR or set SYNPERF_DATA (default: " +
                                (source_dir() / ".." / "shared" / "data").string() + ")");
     return *d;
@@ -367,6 +371,19 @@ inline void require_decimal_integers(CLI::App& app) {
             "", "decimal integer"));
     }
     for (CLI::App* sub : app.get_subcommands({})) require_decimal_integers(*sub);
+}
+
+/// Makes every option of `app` and its subcommands that takes a value reject an empty one (`--out ''`): an empty
+/// path or name would otherwise fall back to the option's default, e.g. a training run writing over a shipped
+/// weights file.
+inline void reject_empty_values(CLI::App& app) {
+    for (CLI::Option* opt : app.get_options()) {
+        if (opt->get_type_size_max() == 0) continue;  // a flag
+        opt->check(CLI::Validator(
+            [](std::string& text) -> std::string { return text.empty() ? "expected a value, got an empty string" : ""; }, "",
+            "non-empty"));
+    }
+    for (CLI::App* sub : app.get_subcommands({})) reject_empty_values(*sub);
 }
 
 /// A comma-separated list of decimal integers ("2648,3740,3012"). Every element must be one: an empty element

@@ -15,6 +15,7 @@
 #include <system_error>
 #include <vector>
 
+#include "synperf/detail/regular_file.hpp"
 #include "synperf/error.hpp"
 
 namespace synperf::data {
@@ -27,6 +28,7 @@ public:
 
     /// Reads and parses a file; I/O errors name the path and the system's reason.
     static csv_table load(const std::string& path) {
+        synperf::detail::require_regular_file(path, "CSV table");
         std::ifstream in(path, std::ios::binary);
         if (!in) throw load_error(path, 0, 0, std::string("cannot open: ") + std::strerror(errno));
         std::ostringstream ss;

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "synperf/detail/regular_file.hpp"
 #include "synperf/e2e/json_reader.hpp"
 #include "synperf/error.hpp"
 
@@ -285,6 +286,7 @@ inline std::string text(const json::value& root, std::string_view key) {
 
 /// Reads a config.json from disk; I/O errors name the path and the system's reason.
 [[nodiscard]] inline model_config load_model_config(const std::string& path) {
+    synperf::detail::require_regular_file(path, "model config.json");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw load_error(path, 0, 0, std::string("expected a readable config.json, got: ") + std::strerror(errno));
     std::ostringstream text;

@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "synperf/detail/regular_file.hpp"
 #include "synperf/error.hpp"
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/gpu/registry.hpp"
@@ -270,6 +271,7 @@ inline std::optional<std::string> set_number_field(gpu_numbers& n, const number_
 
 /// Reads and parses a GPU spec file; I/O errors name the path and the system's reason.
 [[nodiscard]] inline runtime_gpu load_gpu_spec(const std::string& path) {
+    synperf::detail::require_regular_file(path, "GPU spec file");
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (f == nullptr) throw load_error(path, 0, 0, std::string("cannot open GPU spec file: ") + std::strerror(errno));
     std::string text;

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "synperf/detail/regular_file.hpp"
 #include "synperf/error.hpp"
 #include "synperf/mlp/network.hpp"
 #include "synperf/mlp/validate.hpp"
@@ -504,6 +505,7 @@ inline void append_value(std::string& s, float v) {
 
 /// Reads and parses the weights file at `path`; I/O errors name the path and the system's reason.
 [[nodiscard]] inline network load_mlp(const std::string& path) {
+    synperf::detail::require_regular_file(path, "weights file");
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (f == nullptr) detail::report_io(path, "cannot open for reading", errno);
     std::string text;

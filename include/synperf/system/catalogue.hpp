@@ -55,14 +55,19 @@ inline constexpr std::array<builtin_node, 22> builtin_nodes{{
 
 }  // namespace detail
 
-/// The built-in system of a catalogue GPU (any name `gpu::find_gpu` accepts). Throws `invalid_argument`
-/// for unknown GPUs.
-[[nodiscard]] inline system_spec builtin_system(std::string_view gpu_name) {
+/// The built-in node of catalogue GPU `gpu_name` (any name `gpu::find_gpu` accepts) with its links taken from
+/// `numbers`: the catalogue GPU's own numbers, or the same GPU with fields overridden at run time, so that an
+/// override of `nvlink_gbps` or `pcie_gbps` reaches the collectives. The node keeps its size and PCIe grouping;
+/// a GPU overridden to no NVLink (`nvlink_gbps` 0) turns an NVLink node into a PCIe one. Throws
+/// `invalid_argument` for unknown GPUs.
+[[nodiscard]] inline system_spec builtin_system(std::string_view gpu_name, const gpu::gpu_numbers& numbers) {
     const gpu::runtime_gpu g = gpu::find_gpu(gpu_name);
     for (const auto& n : detail::builtin_nodes) {
         if (n.gpu != g.name) continue;
-        system_spec s = make_system(g.name, g.numbers, n.gpus_per_node, n.wiring);
+        const bool nvlink_lost = n.wiring != topology::pcie && !(numbers.nvlink_gbps > 0);
+        system_spec s = make_system(g.name, numbers, n.gpus_per_node, nvlink_lost ? topology::pcie : n.wiring);
         s.source = std::string(n.source);
+        if (nvlink_lost) s.source += "; NVLink overridden to 0: PCIe only";
         if (g.name == "l40s") {
             // The L40S node of the aiconfigurator data: 2-GPU collectives run at PCIe speed (SGLang's P2P custom
             // all-reduce works; nccl-tests bus bandwidth ~20 GB/s), while 4- and 8-GPU ones reach only 5 and
@@ -76,6 +81,11 @@ inline constexpr std::array<builtin_node, 22> builtin_nodes{{
     }
     synperf::detail::report_error("system: no built-in system for GPU '" + g.name +
                                   "'; build one with system::make_system(gpu, numbers, gpus_per_node, topology)");
+}
+
+/// The built-in system of a catalogue GPU, with the catalogue's numbers.
+[[nodiscard]] inline system_spec builtin_system(std::string_view gpu_name) {
+    return builtin_system(gpu_name, gpu::find_gpu(gpu_name).numbers);
 }
 
 /// Every built-in system, in GPU catalogue order.
