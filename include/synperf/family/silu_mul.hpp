@@ -66,6 +66,7 @@ inline memory_bound::launch_shape shape(const silu_mul_problem& p) {
     s.cta.fma_ops = fma_per_element * double(p.d);
     s.cta.xu_ops = xu_per_element * double(p.d);
     s.regs = 32;
+    s.rounds_then_stream = true;
     s.name = "act_and_mul_silu_" + std::string(to_string(p.impl)) + "_vec" + std::to_string(vec);
     return s;
 }
@@ -85,8 +86,8 @@ struct silu_mul {
         synperf::detail::report_error("silu_mul: unknown framework '" + std::string(framework) + "'; known: vllm, vidur, sarathi");
     }
 
-    static constexpr auto feature_names = memory_bound::join_names(memory_bound::common_feature_names,
-                                                                   std::array<std::string_view, 0>{});
+    static constexpr auto feature_names = memory_bound::join_names(memory_bound::row_feature_names,
+                                                                   std::array<std::string_view, 1>{"footprint_over_l2"});
     static constexpr std::size_t feature_count = feature_names.size();
 
     /// One CTA per token: always the hardware block scheduler.
@@ -133,7 +134,7 @@ struct silu_mul {
     static std::array<double, feature_count> features(const silu_mul_problem&, const memory_bound::plan& pl,
                                                       std::span<const features::kernel_features> kf,
                                                       const gpu::gpu_numbers& g) {
-        return memory_bound::join(memory_bound::common_features(pl, kf, g), std::array<double, 0>{});
+        return memory_bound::join(memory_bound::row_features(pl, kf, g), std::array<double, 1>{pl.footprint_bytes / g.l2_bytes});
     }
 };
 
