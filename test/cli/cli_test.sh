@@ -182,6 +182,10 @@ case "$case" in
     printf '\xef\xbb\xbfname = bom_gpu\nbase = h100_sxm\n' > "$work/bom.spec"
     "$synperf" predict gemm --gpu-spec "$work/bom.spec" --m 8 --n 8 --k 8 | grep -q "on bom_gpu" || fail "a spec file with a BOM"
     expect_error "train --out .*: the folder .* does not exist" train rmsnorm --out "$work/no/such/dir/x.mlp"
+    # A word that is not a command names itself and the commands there are.
+    expect_error "unknown command 'nope'; known: gpus, predict, train, eval, e2e" nope
+    expect_error "unknown command 'gemmm'; known: attention, .*, gemm$" predict gemmm
+    expect_error "unknown option '--nope'; expected a command: gpus" --nope
     # An empty value is an error, not the option's default (here: the shipped weights file).
     expect_error "--out: expected a value, got an empty string" train rmsnorm --epochs 1 --out ''
     expect_error "--weights: expected a value, got an empty string" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --weights ''

@@ -2,11 +2,39 @@
 // synperf: predict GPU kernel latency; list GPUs; train and evaluate the efficiency models.
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
 #include "synperf/common.hpp"
+
+namespace {
+
+/// The deepest subcommand the command line selected (the app itself when none).
+CLI::App* deepest_selected(CLI::App* app) {
+    const std::vector<CLI::App*> chosen = app->get_subcommands();
+    return chosen.empty() ? app : deepest_selected(chosen.front());
+}
+
+/// When a command that needs a subcommand got an unknown word instead, names the word and the known subcommands
+/// (CLI11 alone says only that a subcommand is required). Returns false when that is not the case.
+bool report_unknown_subcommand(CLI::App& app) {
+    CLI::App* at = deepest_selected(&app);
+    const std::vector<std::string> rest = at->remaining();
+    const std::vector<CLI::App*> subs = at->get_subcommands({});
+    if (rest.empty() || subs.empty()) return false;
+    std::string known;
+    for (const CLI::App* sub : subs) known += (known.empty() ? "" : ", ") + sub->get_name();
+    if (rest.front().starts_with('-'))
+        fmt::print(stderr, "synperf: unknown option '{}'; expected a command: {}\n", rest.front(), known);
+    else
+        fmt::print(stderr, "synperf: unknown command '{}'; known: {}\n", rest.front(), known);
+    return true;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"synperf: predict GPU kernel latency on GPUs you may not own"};
@@ -20,6 +48,9 @@ int main(int argc, char** argv) {
     synperf::cli::reject_empty_values(app);
     try {
         app.parse(argc, argv);
+    } catch (const CLI::RequiredError& e) {
+        if (report_unknown_subcommand(app)) return e.get_exit_code();
+        return app.exit(e);
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     } catch (const synperf::error& e) {

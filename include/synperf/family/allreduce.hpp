@@ -210,7 +210,10 @@ inline void validate(const allreduce_problem& p) {
     if (p.op != collective_op::all_reduce) {
         if (p.implementation != collective_impl::nccl && p.implementation != collective_impl::torch)
             bad(std::string(to_string(p.op)) + " is modelled for nccl and torch only, got implementation " +
-                std::string(to_string(p.implementation)));
+                std::string(to_string(p.implementation)) +
+                (p.implementation == collective_impl::sglang || p.implementation == collective_impl::sglang_eager
+                     ? " (the custom all-reduce that 'vllm' also names)"
+                     : ""));
         if (p.bytes % (std::int64_t(p.gpus) * eb) != 0)
             bad(std::string(to_string(p.op)) + ": bytes must split into " + std::to_string(p.gpus) +
                 " equal whole-element parts, got " + std::to_string(p.bytes));
