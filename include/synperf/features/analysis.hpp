@@ -56,7 +56,9 @@ struct kernel_features {
     double compulsory_dram_cycles = 0;  ///< compulsory bytes that cannot stay in L2, at full DRAM bandwidth
     double resident_l2_cycles = 0;      ///< compulsory bytes L2 can hold, at full L2 bandwidth
     double theoretical_cycles = 0;      ///< lower bound: max over pipes (whole GPU) and memory levels
-    double latency_floor_cycles = 0;    ///< waves x memory rounds x nominal latency (0 when not modelled)
+    /// waves x memory rounds x `memory_round_cycles`, plus the footprint at L2 bandwidth with `rounds_then_stream`
+    /// (0 when not modelled)
+    double latency_floor_cycles = 0;
     double launch_floor_cycles = 0;     ///< the launch's own floor (`kernel_launch::launch_floor_us`)
     /// The kernel's least time as decomposed: its bound, or, when its dispatch is exact
     /// (`kernel_launch::exact_dispatch`), its busiest SM's tensor, FMA or XU time if longer. Memory terms stay
