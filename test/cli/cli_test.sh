@@ -151,6 +151,15 @@ case "$case" in
     expect_error "rmsnorm: tokens x hidden = .* exceeds 2\^40" predict rmsnorm --gpu h100_sxm --tokens 2147483647 --hidden 1048576
     expect_error "fp8_quantize: the FP8 quantize kernel reads bf16 \(element_bytes 2\), got 4" predict elementwise --gpu h100_sxm --op fp8_quantize --rows 1 --cols 8 --dtype fp32
     expect_error "unknown --dtype 'garbage'" predict elementwise --gpu h100_sxm --op fp8_quantize --rows 1 --cols 8 --dtype garbage
+    expect_error "converting to e4m3 needs compute capability 8.9 or newer; this GPU is sm_80" \
+      predict elementwise --gpu a100_sxm --op fp8_quantize --rows 16 --cols 4096
+    expect_error "page_size must be in 1..2\^24" predict attention --gpu h100_sxm --heads 32 --kv-heads 8 --head-dim 128 \
+      --batch 1 --seq 64 --page-size 100000000
+    # Floating-point options take finite numbers only (a NaN passes every range check); a range check does not
+    # hide the decimal-integer check of an integer option.
+    expect_error "--dropout: expected a finite number, got 'nan'" train rmsnorm --dropout nan
+    expect_error "--lr: expected a finite number, got 'nan'" train rmsnorm --lr nan
+    expect_error "--epochs: expected a decimal integer, got '010'" train rmsnorm --epochs 010
     # A list of GPUs none of which can run the op fails after saying why for each.
     expect_error "none of the 2 listed GPUs can run this" predict gemm --gpu h100_sxm,a100_sxm --m 2147483647 --n 2147483647 --k 1
     # CSV files: unknown, repeated or conflicting columns, no rows, flags and a file at once.

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -344,11 +345,18 @@ void for_each_listed_gpu(const Options& o, Run run) {
     if (ran == 0) throw invalid_argument(fmt::format("synperf: none of the {} listed GPUs can run this", names.size()));
 }
 
+/// The value type CLI11 names for an option ("INT", "UINT", "FLOAT", "TEXT"): its type name up to the first ':',
+/// after which a check such as `CLI::Range` appends its description ("UINT:UINT in [1 - 400]").
+inline std::string option_value_type(const CLI::Option& opt) {
+    const std::string name = opt.get_type_name();
+    return name.substr(0, name.find(':'));
+}
+
 /// CLI11 reads integers with strtoll(…, 0): an out-of-range value saturates and a leading 0 means octal. This
 /// checks every integer option's text first: decimal digits only, within the option's 64-bit range.
 inline void require_decimal_integers(CLI::App& app) {
     for (CLI::Option* opt : app.get_options()) {
-        const std::string type = opt->get_type_name();
+        const std::string type = option_value_type(*opt);
         const bool is_signed = type == "INT", is_unsigned = type == "UINT";
         if (!is_signed && !is_unsigned) continue;
         opt->check(CLI::Validator(
@@ -371,6 +379,23 @@ inline void require_decimal_integers(CLI::App& app) {
             "", "decimal integer"));
     }
     for (CLI::App* sub : app.get_subcommands({})) require_decimal_integers(*sub);
+}
+
+/// CLI11 reads "nan" and "inf" into a floating-point option, and a NaN passes every range check (each comparison
+/// is false). This rejects any value of a floating-point option that is not a finite number.
+inline void require_finite_numbers(CLI::App& app) {
+    for (CLI::Option* opt : app.get_options()) {
+        if (option_value_type(*opt) != "FLOAT") continue;
+        opt->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                char* end = nullptr;
+                const double value = std::strtod(text.c_str(), &end);
+                if (end == text.c_str() || *end != '\0') return "expected a number, got '" + text + "'";
+                return std::isfinite(value) ? "" : "expected a finite number, got '" + text + "'";
+            },
+            "", "finite number"));
+    }
+    for (CLI::App* sub : app.get_subcommands({})) require_finite_numbers(*sub);
 }
 
 /// Makes every option of `app` and its subcommands that takes a value reject an empty one (`--out ''`): an empty

@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
     synperf::cli::add_e2e_command(app);
     synperf::cli::require_decimal_integers(app);
     synperf::cli::reject_empty_values(app);
+    synperf::cli::require_finite_numbers(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::RequiredError& e) {

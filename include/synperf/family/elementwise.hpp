@@ -217,6 +217,10 @@ struct elementwise {
     /// One launch.
     static memory_bound::plan plan(const elementwise_problem& p, const gpu::gpu_numbers& g) {
         validate(p);
+        // The e4m3 conversion instructions (cvt.*.e4m3x2) exist from sm_89: TensorRT-LLM's FP8 path needs them.
+        if (p.kind == elementwise_kind::fp8_quantize && g.sm_version() < 89)
+            synperf::detail::report_error("elementwise fp8_quantize: converting to e4m3 needs compute capability 8.9 or newer; this GPU is sm_" +
+                                          std::to_string(g.sm_version()));
         memory_bound::compulsory_work c;
         c.footprint_bytes = elementwise_detail::footprint(p);
         c.fma_ops = elementwise_detail::fma_per_element(p.kind) * double(p.rows) * elementwise_detail::row_elements(p);

@@ -180,7 +180,8 @@ inline void validate(const attention_problem& p) {
     if (p.head_dim <= 0 || p.head_dim > 1024) fail("head_dim must be in 1..1024, got " + std::to_string(p.head_dim));
     if (p.v_head_dim < 0 || p.v_head_dim > 1024) fail("v_head_dim must be in 0..1024, got " + std::to_string(p.v_head_dim));
     if (p.window < 0) fail("window must be >= 0, got " + std::to_string(p.window));
-    if (p.page_size <= 0) fail("page_size must be > 0, got " + std::to_string(p.page_size));
+    if (p.page_size <= 0 || p.page_size > (1 << 24))
+        fail("page_size must be in 1..2^24 (tokens per KV page), got " + std::to_string(p.page_size));
     if (p.fp8_compute && p.kv_type != kv_dtype::fp8) fail("fp8 attention math needs an fp8 KV cache");
     if (p.fp8_inputs && p.kv_type != kv_dtype::fp8) fail("fp8 inputs (q, k, v) need an fp8 KV cache");
     if (p.v_aliases_k && p.dv() != p.head_dim) fail("V reads that alias K's blocks need V's head dim equal to K's");
