@@ -175,7 +175,7 @@ TEST_CASE("allreduce: bad inputs give clear errors") {
     CHECK_THROWS_WITH_AS((void)system::validate(slow), doctest::Contains("link latencies must be in (0, 1000] us"), invalid_argument);
 }
 
-TEST_CASE("allreduce: one call gives the latency; one GPU needs no communication") {
+TEST_CASE("allreduce: one call gives the latency, one GPU needs no communication") {
     CHECK(family::allreduce_latency_us("h100_sxm", 1, 1 << 20) == 0.0);
     CHECK_THROWS_WITH_AS((void)family::allreduce_latency_us("h100_sxm", 1, -1), doctest::Contains("bytes must be > 0"), invalid_argument);
     CHECK_THROWS_AS((void)family::allreduce_latency_us("h900", 1, 1 << 20), invalid_argument);

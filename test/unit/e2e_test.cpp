@@ -228,7 +228,7 @@ TEST_CASE("e2e workload: TP 2 halves the GEMM work per GPU and adds two all-redu
     }
 }
 
-TEST_CASE("e2e workload: query heads must divide by TP; TP above the KV heads replicates them") {
+TEST_CASE("e2e workload: query heads must divide by TP, TP above the KV heads replicates them") {
     const auto g = gpu::find_gpu("h100_sxm").numbers;
     const e2e::model_config m = e2e::find_model("qwen3-32b");  // 64 query heads, 8 KV heads
     e2e::deployment d;

@@ -62,7 +62,7 @@ TEST_CASE("gemm timing loop: reuse distances worked by hand") {
     CHECK(gemm_reuse_distance(gemm_timing_loop::six_layer_copies, half_l2, l2) == 6 * (w + y) + x);
 }
 
-TEST_CASE("gemm: the reuse distance enters as its ratio to L2; serving is the cold end") {
+TEST_CASE("gemm: the reuse distance enters as its ratio to L2, serving is the cold end") {
     const auto& g = synperf::hw::l40s::numbers;
     const auto reuse_feature = [&](const gemm_problem& p) {
         const auto plan = synperf::family::gemm::plan(p, g);

@@ -285,7 +285,7 @@ TEST_CASE("hardware_round_robin: equal costs with different work land on SM j mo
     }
 }
 
-TEST_CASE("hardware_round_robin: per-SM loads sum to the total; a million heterogeneous CTAs") {
+TEST_CASE("hardware_round_robin: per-SM loads sum to the total, a million heterogeneous CTAs") {
     const gpu_numbers g = synthetic(132);
     std::mt19937_64 rng(7);
     std::vector<task_class> tasks = random_tasks(rng, 40, 20000);

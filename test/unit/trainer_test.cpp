@@ -161,7 +161,7 @@ TEST_CASE("trainer: learns a synthetic efficiency function to low loss") {
     CHECK(progress.str().find("epoch   20") != std::string::npos);
 }
 
-TEST_CASE("trainer: same seed gives bit-identical weights for any thread count; another seed differs") {
+TEST_CASE("trainer: same seed gives bit-identical weights for any thread count, another seed differs") {
     const dataset train = make_rows(700, 3), validation = make_rows(200, 4);
     train_options o = small_options();
     o.max_epochs = 4;
