@@ -106,6 +106,15 @@ case "$case" in
         grep -qF -- "$line" "$src/docs/families/elementwise.md" || fail "docs/families/elementwise.md does not quote '$line'"
       done
     done
+    for fam in rmsnorm silu_mul; do
+      for order in "" _cold; do
+        for weights in "" "--weights $src/models/protocol/$fam.loo-h100_sxm.mlp"; do
+          # shellcheck disable=SC2086
+          line="$(summary predict "$fam" --gpu h200_sxm --csv "$m/${fam}_vllm_scalar$order.csv" $weights)"
+          grep -qF -- "$line" "$src/docs/families/$fam.md" || fail "docs/families/$fam.md does not quote '$line'"
+        done
+      done
+    done
     echo "ok: the H200 measurement figures match the commands";;
   predict_gpu_list)
     # Every predict command runs on each GPU of a list; a GPU it cannot serve says why and the others still run.
