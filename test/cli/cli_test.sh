@@ -106,11 +106,16 @@ case "$case" in
         grep -qF -- "$line" "$src/docs/families/elementwise.md" || fail "docs/families/elementwise.md does not quote '$line'"
       done
     done
-    for fam in rmsnorm silu_mul; do
+    # RMSNorm and SiLU&Mul: every kernel of vllm_rowwise.py in both orders; the scalar one also with a protocol fold.
+    for set in "rmsnorm|vllm_scalar|" "rmsnorm|vllm_vectorized|" "rmsnorm|flashinfer|" "rmsnorm|vllm_vectorized_fused|--fused-add" \
+               "silu_mul|vllm_scalar|" "silu_mul|flashinfer|"; do
+      IFS='|' read -r fam kernel flag <<<"$set"
       for order in "" _cold; do
-        for weights in "" "--weights $src/models/protocol/$fam.loo-h100_sxm.mlp"; do
+        weights=("")
+        [[ "$kernel" == vllm_scalar ]] && weights+=("--weights $src/models/protocol/$fam.loo-h100_sxm.mlp")
+        for w in "${weights[@]}"; do
           # shellcheck disable=SC2086
-          line="$(summary predict "$fam" --gpu h200_sxm --csv "$m/${fam}_vllm_scalar$order.csv" $weights)"
+          line="$(summary predict "$fam" --gpu h200_sxm --kernel "${kernel%_fused}" $flag --csv "$m/${fam}_$kernel$order.csv" $w)"
           grep -qF -- "$line" "$src/docs/families/$fam.md" || fail "docs/families/$fam.md does not quote '$line'"
         done
       done
