@@ -85,7 +85,7 @@ case "$case" in
     m="$src/bench/measure/h200_sxm"
     summary() { "$synperf" "$@" 2>&1 >/dev/null | grep '^measured on ' || fail "no summary from: $*"; }
     cells() { sed -E 's/.*MAPE ([0-9.]+) %, P90 ([0-9.]+) %.*/\1 | \2/' <<<"$1"; }
-    for set in "prefill, 54 non-causal|prefill|attention_fa2_prefill.csv|" "prefill, 54 causal|prefill|attention_fa2_prefill_causal.csv|--causal" \
+    for set in "prefill, 54 non-causal|prefill|attention_fa2_prefill.csv|--non-causal" "prefill, 54 causal|prefill|attention_fa2_prefill_causal.csv|--causal" \
                "decode, 35 split-KV|decode|attention_fa2_decode.csv|"; do
       IFS='|' read -r label phase file flag <<<"$set"
       # shellcheck disable=SC2086

@@ -37,7 +37,7 @@ struct predict_attention_options {
     std::vector<std::int64_t> q_lens, kv_lens;
     std::int64_t batch = 0, seq = 0, window = 0;
     int page_size = 64;
-    bool causal = false;
+    bool causal = true;  // an LLM's prefill is causal; --non-causal for encoder-style attention
     std::string kv_dtype = "bf16";
     bool no_preprocess = false;
     std::string weights;
@@ -226,7 +226,7 @@ void add_predict_attention_command(CLI::App& predict) {
     add_integer_list_option(*cmd, "--kv-lens", o.kv_lens, "KV tokens per request, comma separated (default for prefill: --q-lens)");
     cmd->add_option("--batch", o.batch, "uniform batch: requests");
     cmd->add_option("--seq", o.seq, "uniform batch: prompt length (prefill) or KV length (decode)");
-    cmd->add_flag("--causal", o.causal, "causal mask (prefill)");
+    cmd->add_flag("--causal,!--non-causal", o.causal, "causal mask (prefill; the default, as an LLM's prefill is) or none");
     cmd->add_option("--window", o.window, "sliding window in tokens (0: none)")->capture_default_str();
     cmd->add_option("--kv-dtype", o.kv_dtype, "bf16 or fp8")->check(CLI::IsMember({"bf16", "fp8"}))->capture_default_str();
     cmd->add_option("--page-size", o.page_size, "paged KV tokens per page")->capture_default_str();
