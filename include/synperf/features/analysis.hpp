@@ -33,14 +33,16 @@ enum class bottleneck { tensor, fma, xu, dram, l2, smem, latency, launch };
 }
 
 /// Nominal round trip of a global access that misses L1, in cycles (about 500-700 on A100, A40 and H100
-/// class GPUs; 641-673 from DRAM on an H200, bench/measure/h200_sxm/memory_latency.csv). It scales the latency floor of kernels that model their memory rounds; a nominal value, so
-/// that floor is not a strict bound and the efficiency model learns each GPU's actual latency.
+/// class GPUs; 641-673 from DRAM on an H200, bench/measure/h200_sxm/memory_latency.csv). It scales the
+/// latency floor of kernels that model their memory rounds; a nominal value, so that floor is not a strict
+/// bound and the efficiency model learns each GPU's actual latency.
 inline constexpr double nominal_memory_latency_cycles = 600.0;
 
 /// Nominal unloaded round trip of a global access that hits L2, in cycles (about 200-300 on A100 and H100
-/// class GPUs; 290-301 on an H200, bench/measure/h200_sxm/memory_latency.csv). A floor that adds its memory rounds to the footprint's transfer
-/// (`kernel_launch::rounds_then_stream`) counts each round at this latency: the bytes' own time is already in
-/// the transfer term, so the rounds add only the wait a thread cannot overlap, and the sum stays a bound.
+/// class GPUs; 290-301 on an H200, bench/measure/h200_sxm/memory_latency.csv). A floor that adds its memory
+/// rounds to the footprint's transfer (`kernel_launch::rounds_then_stream`) counts each round at this latency:
+/// the bytes' own time is already in the transfer term, so the rounds add only the wait a thread cannot
+/// overlap, and the sum stays a bound.
 inline constexpr double nominal_l2_hit_cycles = 300.0;
 
 /// Latency the floor charges per memory round of launch `k`.
