@@ -119,14 +119,16 @@ TEST_CASE("rmsnorm: theoretical time is non-decreasing in tokens, and DRAM takes
     }
 }
 
-TEST_CASE("rmsnorm: the floor adds the waves' memory rounds to the footprint's pass through L2") {
+TEST_CASE("rmsnorm: the floor adds the waves' memory rounds and CTA dispatches to the footprint's pass through L2") {
     // A100, hidden 4096, fp16, scalar kernel: 1024 threads per CTA, 2 CTAs per SM (2048 threads), 216 slots.
-    // 1000 tokens: ceil(1000 / 216) = 5 waves of 2 x ceil(4096 / 1024) = 8 rounds at the nominal L2 hit, plus the
-    // footprint (x read, out written, w once) at L2 bandwidth; it fits in A100's 40 MB L2, so DRAM adds nothing.
+    // 1000 tokens: ceil(1000 / 216) = 5 waves, each of 2 x ceil(4096 / 1024) = 8 rounds at the nominal L2 hit and
+    // 2 CTA dispatches per SM, plus the footprint (x read, out written, w once) at L2 bandwidth; it fits in A100's
+    // 40 MB L2, so DRAM adds nothing.
     const rmsnorm_problem p{1000, 4096, false, 2, rmsnorm_impl::vllm_scalar};
     const auto r = synperf::predictor_detail::analyze<rmsnorm>(p, a100, synperf::predictor_detail::schedule_by_dispatch{});
     const double footprint = 2.0 * 1000 * 4096 * 2 + 4096 * 2;
-    const double rounds_cycles = 5.0 * 8.0 * synperf::features::nominal_l2_hit_cycles;
+    const double rounds_cycles = 5.0 * (8.0 * synperf::features::nominal_l2_hit_cycles +
+                                        2.0 * synperf::features::nominal_cta_dispatch_cycles);
     const double floor_cycles = rounds_cycles + footprint / a100.l2_bytes_per_clk();
     CHECK(r.theoretical_us == doctest::Approx(floor_cycles / a100.tensor_clock_mhz));
     CHECK(r.bottleneck == "latency");

@@ -72,14 +72,17 @@ TEST_CASE("silu_mul: theoretical time is non-decreasing in tokens") {
     }
 }
 
-TEST_CASE("silu_mul: the floor adds the memory rounds to the footprint's pass through L2") {
+TEST_CASE("silu_mul: the floor adds the memory rounds and CTA dispatches to the footprint's pass through L2") {
     // H100, d = 3584, fp16, scalar kernel: 1024 threads per CTA, 2 CTAs per SM (2048 threads), 264 slots. 1000 tokens:
-    // ceil(1000 / 264) = 4 waves of 2 x ceil(3584 / 1024) = 8 rounds at the nominal L2 hit, plus the footprint
-    // (x and gate read, out written: 3 x 1000 x 3584 x 2 B = 21.5 MB, inside H100's 50 MB L2) at L2 bandwidth.
+    // ceil(1000 / 264) = 4 waves, each of 2 x ceil(3584 / 1024) = 8 rounds at the nominal L2 hit and 2 CTA dispatches
+    // per SM, plus the footprint (x and gate read, out written: 3 x 1000 x 3584 x 2 B = 21.5 MB, inside H100's 50 MB
+    // L2) at L2 bandwidth.
     const silu_mul_problem p{1000, 3584, 2, silu_mul_impl::vllm_scalar};
     const auto r = synperf::predictor_detail::analyze<silu_mul>(p, h100, synperf::predictor_detail::schedule_by_dispatch{});
     const double footprint = 3.0 * 1000 * 3584 * 2;
-    const double floor_cycles = 4.0 * 8.0 * synperf::features::nominal_l2_hit_cycles + footprint / h100.l2_bytes_per_clk();
+    const double floor_cycles = 4.0 * (8.0 * synperf::features::nominal_l2_hit_cycles +
+                                       2.0 * synperf::features::nominal_cta_dispatch_cycles) +
+                                footprint / h100.l2_bytes_per_clk();
     CHECK(r.theoretical_us == doctest::Approx(floor_cycles / h100.tensor_clock_mhz));
     CHECK(r.bottleneck == "latency");
     // Counts of the launch (log2 waves, busy SMs, access width) and the footprint over L2 size.

@@ -45,6 +45,11 @@ inline constexpr double nominal_memory_latency_cycles = 600.0;
 /// overlap, and the sum stays a bound.
 inline constexpr double nominal_l2_hit_cycles = 300.0;
 
+/// Least time between two CTAs dispatched to one SM, in cycles: back-to-back grids of nearly empty CTAs on an
+/// H200 take 105 (1 to 8 CTAs per SM) to 157 (8 to 64) more cycles per added CTA per SM
+/// (bench/measure/h200_sxm/launch_floor.csv). A one-CTA-per-row kernel pays it once per resident CTA per wave.
+inline constexpr double nominal_cta_dispatch_cycles = 100.0;
+
 /// Latency the floor charges per memory round of launch `k`.
 [[nodiscard]] constexpr double memory_round_cycles(const work::kernel_launch& k) noexcept {
     return k.rounds_then_stream ? nominal_l2_hit_cycles : nominal_memory_latency_cycles;
@@ -58,8 +63,8 @@ struct kernel_features {
     double compulsory_dram_cycles = 0;  ///< compulsory bytes that cannot stay in L2, at full DRAM bandwidth
     double resident_l2_cycles = 0;      ///< compulsory bytes L2 can hold, at full L2 bandwidth
     double theoretical_cycles = 0;      ///< lower bound: max over pipes (whole GPU) and memory levels
-    /// waves x memory rounds x `memory_round_cycles`, plus the footprint at L2 bandwidth with `rounds_then_stream`
-    /// (0 when not modelled)
+    /// waves x memory rounds x `memory_round_cycles`; with `rounds_then_stream` plus each wave's CTA dispatches
+    /// (`nominal_cta_dispatch_cycles` per resident CTA) and the footprint at L2 bandwidth (0 when not modelled)
     double latency_floor_cycles = 0;
     double launch_floor_cycles = 0;     ///< the launch's own floor (`kernel_launch::launch_floor_us`)
     /// The kernel's least time as decomposed: its bound, or, when its dispatch is exact
@@ -116,8 +121,12 @@ struct kernel_features {
     };
     require_floor_input("memory_rounds", k.memory_rounds);
     f.latency_floor_cycles = s.waves * k.memory_rounds * memory_round_cycles(k);
-    if (k.rounds_then_stream && f.latency_floor_cycles > 0)
+    if (k.rounds_then_stream && f.latency_floor_cycles > 0) {
+        // Each wave also dispatches its CTAs one after another on the SM.
+        const double per_sm = std::min(double(std::max(s.slots_per_sm, 1)), std::ceil(double(s.tasks) / sms));
+        f.latency_floor_cycles += s.waves * per_sm * nominal_cta_dispatch_cycles;
         f.latency_floor_cycles += (floor.dram_bytes + floor.l2_bytes) / g.l2_bytes_per_clk();
+    }
     require_floor_input("launch_floor_us", k.launch_floor_us);
     f.launch_floor_cycles = k.launch_floor_us * g.tensor_clock_mhz;
 

@@ -46,7 +46,8 @@ struct kernel_launch {
     double memory_rounds = 0;
     /// Whether those rounds come on top of the footprint's transfer instead of overlapping it: a grid of
     /// one-CTA-per-row kernels whose waves run back to back pays, per wave, its threads' round trips, and the
-    /// bytes still pass through L2; the floor is then rounds x latency plus the footprint at L2 bandwidth.
+    /// bytes still pass through L2; the floor is then, per wave, rounds x latency plus the dispatch of its resident
+    /// CTAs, and then the footprint at L2 bandwidth.
     bool rounds_then_stream = false;
     /// Least time the launch itself adds to an op timed around several kernels (0: not modelled): a kernel
     /// issued back to back on a stream still takes its launch and drain, so an op of tiny kernels is bounded
