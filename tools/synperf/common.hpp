@@ -352,14 +352,19 @@ inline std::string option_value_type(const CLI::Option& opt) {
     return name.substr(0, name.find(':'));
 }
 
+/// Adds `check` to every option of `app` and its subcommands for which `applies(option)` holds.
+template <class Applies>
+void check_options(CLI::App& app, const Applies& applies, const CLI::Validator& check) {
+    for (CLI::Option* opt : app.get_options())
+        if (applies(*opt)) opt->check(check);
+    for (CLI::App* sub : app.get_subcommands({})) check_options(*sub, applies, check);
+}
+
 /// CLI11 reads integers with strtoll(…, 0): an out-of-range value saturates and a leading 0 means octal. This
 /// checks every integer option's text first: decimal digits only, within the option's 64-bit range.
 inline void require_decimal_integers(CLI::App& app) {
-    for (CLI::Option* opt : app.get_options()) {
-        const std::string type = option_value_type(*opt);
-        const bool is_signed = type == "INT", is_unsigned = type == "UINT";
-        if (!is_signed && !is_unsigned) continue;
-        opt->check(CLI::Validator(
+    const auto decimal = [](bool is_unsigned) {
+        return CLI::Validator(
             [is_unsigned](std::string& text) -> std::string {
                 std::string_view digits = text;
                 if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
@@ -376,17 +381,18 @@ inline void require_decimal_integers(CLI::App& app) {
                     return "expected a decimal integer, got '" + text + "'";
                 return {};
             },
-            "", "decimal integer"));
-    }
-    for (CLI::App* sub : app.get_subcommands({})) require_decimal_integers(*sub);
+            "", "decimal integer");
+    };
+    check_options(app, [](const CLI::Option& o) { return option_value_type(o) == "INT"; }, decimal(false));
+    check_options(app, [](const CLI::Option& o) { return option_value_type(o) == "UINT"; }, decimal(true));
 }
 
 /// CLI11 reads "nan" and "inf" into a floating-point option, and a NaN passes every range check (each comparison
 /// is false). This rejects any value of a floating-point option that is not a finite number.
 inline void require_finite_numbers(CLI::App& app) {
-    for (CLI::Option* opt : app.get_options()) {
-        if (option_value_type(*opt) != "FLOAT") continue;
-        opt->check(CLI::Validator(
+    check_options(
+        app, [](const CLI::Option& o) { return option_value_type(o) == "FLOAT"; },
+        CLI::Validator(
             [](std::string& text) -> std::string {
                 char* end = nullptr;
                 const double value = std::strtod(text.c_str(), &end);
@@ -394,21 +400,16 @@ inline void require_finite_numbers(CLI::App& app) {
                 return std::isfinite(value) ? "" : "expected a finite number, got '" + text + "'";
             },
             "", "finite number"));
-    }
-    for (CLI::App* sub : app.get_subcommands({})) require_finite_numbers(*sub);
 }
 
 /// Makes every option of `app` and its subcommands that takes a value reject an empty one (`--out ''`): an empty
 /// path or name would otherwise fall back to the option's default, e.g. a training run writing over a shipped
 /// weights file.
 inline void reject_empty_values(CLI::App& app) {
-    for (CLI::Option* opt : app.get_options()) {
-        if (opt->get_type_size_max() == 0) continue;  // a flag
-        opt->check(CLI::Validator(
-            [](std::string& text) -> std::string { return text.empty() ? "expected a value, got an empty string" : ""; }, "",
-            "non-empty"));
-    }
-    for (CLI::App* sub : app.get_subcommands({})) reject_empty_values(*sub);
+    check_options(
+        app, [](const CLI::Option& o) { return o.get_type_size_max() != 0; },  // not a flag
+        CLI::Validator([](std::string& text) -> std::string { return text.empty() ? "expected a value, got an empty string" : ""; },
+                       "", "non-empty"));
 }
 
 /// A comma-separated list of decimal integers ("2648,3740,3012"). Every element must be one: an empty element

@@ -109,9 +109,7 @@ inline constexpr std::array<std::string_view, 14> common_feature_names{
         fma += k.sm_max.fma;
         xu += k.sm_max.xu;
         const double busiest_bytes = k.sm_max.l2 * l2_per_sm;
-        // CTAs resident together on the busiest SM: its share of the grid, at most the occupancy.
-        const double resident = std::min(double(std::max(k.slots_per_sm, 1)), std::ceil(double(s.ctas) / sms));
-        const double per_round = resident * s.threads * s.vector_bytes;
+        const double per_round = k.resident_ctas_per_sm(g) * s.threads * s.vector_bytes;
         rounds += per_round > 0 ? busiest_bytes / per_round : 0.0;
         accesses += s.accesses_per_thread;
     }

@@ -77,6 +77,11 @@ struct kernel_features {
     int slots_per_sm = 1;
     int busy_sms = 0;
     work::task_work total;   ///< whole-kernel work
+
+    /// CTAs resident together on the busiest SM: its share of the grid, at most the occupancy.
+    [[nodiscard]] double resident_ctas_per_sm(const gpu::gpu_numbers& g) const noexcept {
+        return std::min(double(std::max(slots_per_sm, 1)), std::ceil(tasks / double(g.sm_count)));
+    }
 };
 
 /// Analyzes one kernel after scheduling.
@@ -123,8 +128,7 @@ struct kernel_features {
     f.latency_floor_cycles = s.waves * k.memory_rounds * memory_round_cycles(k);
     if (k.rounds_then_stream && f.latency_floor_cycles > 0) {
         // Each wave also dispatches its CTAs one after another on the SM.
-        const double per_sm = std::min(double(std::max(s.slots_per_sm, 1)), std::ceil(double(s.tasks) / sms));
-        f.latency_floor_cycles += s.waves * per_sm * nominal_cta_dispatch_cycles;
+        f.latency_floor_cycles += s.waves * f.resident_ctas_per_sm(g) * nominal_cta_dispatch_cycles;
         f.latency_floor_cycles += (floor.dram_bytes + floor.l2_bytes) / g.l2_bytes_per_clk();
     }
     require_floor_input("launch_floor_us", k.launch_floor_us);
