@@ -99,10 +99,11 @@ case "$case" in
     grep -qF -- "$gemm" "$src/README.md" || fail "README.md does not quote '$gemm'"
     grep -qF -- "MAPE $(sed -E 's/.*MAPE ([0-9.]+ %, P90 [0-9.]+ %).*/\1/' <<<"$gemm")" "$src/docs/families/gemm.md" \
       || fail "docs/families/gemm.md does not quote the GEMM summary '$gemm'"
-    for op in residual_add embedding; do
+    for set in "residual_add|" "embedding|" "embedding|--gather vectorized"; do
+      IFS='|' read -r op flag <<<"$set"
       for weights in "" "--weights $src/models/protocol/elementwise.mlp"; do
         # shellcheck disable=SC2086
-        line="$(summary predict elementwise --op "$op" --gpu h200_sxm --csv "$m/elementwise_$op.csv" $weights)"
+        line="$(summary predict elementwise --op "$op" $flag --gpu h200_sxm --csv "$m/elementwise_$op.csv" $weights)"
         grep -qF -- "$line" "$src/docs/families/elementwise.md" || fail "docs/families/elementwise.md does not quote '$line'"
       done
     done
@@ -301,6 +302,8 @@ case "$case" in
     "$synperf" predict elementwise --gpu a100_sxm --op rope --tokens 512 --heads 32 --kv-heads 8 --head-dim 128 | grep -q "framework vidur" || fail "rope"
     "$synperf" predict elementwise --gpu l40s --op residual_add --rows 512 --cols 4096 | grep -q latency || fail "residual_add"
     "$synperf" predict elementwise --gpu h200_sxm --op embedding --rows 128 --cols 8192 --vocab 128256 | grep -q "indexSelect" || fail "embedding"
+    "$synperf" predict elementwise --gpu h200_sxm --op embedding --rows 128 --cols 8192 --vocab 128256 --gather vectorized \
+      | grep -q "vectorized_gather_kernel" || fail "embedding --gather vectorized"
     expect_error "rmsnorm: tokens must be > 0, got 0" predict rmsnorm --gpu h100_sxm --tokens 0 --hidden 4096
     expect_error "unknown --dtype 'int4'; known: bf16, fp16, fp32" predict rmsnorm --gpu h100_sxm --tokens 8 --hidden 4096 --dtype int4
     expect_error "rmsnorm: unknown framework 'trtllm'" predict rmsnorm --gpu h100_sxm --tokens 8 --hidden 4096 --framework trtllm
@@ -310,6 +313,8 @@ case "$case" in
     expect_error "rope: head_dim must be even and > 0, got 7" predict elementwise --gpu h100_sxm --op rope --rows 8 --heads 8 --head-dim 7
     expect_error "residual_add: cols must be > 0, got 0" predict elementwise --gpu h100_sxm --op residual_add --rows 8
     expect_error "embedding: vocab must be > 0" predict elementwise --gpu h100_sxm --op embedding --rows 8 --cols 64
+    expect_error "--gather applies to --op embedding only" predict elementwise --gpu h100_sxm --op residual_add --rows 8 --cols 64 \
+      --gather vectorized
     expect_error "unknown GPU 'h900'" predict silu_mul --gpu h900 --tokens 8 --d 64
     expect_error "no GPU given: pass --gpu NAME" predict elementwise --op residual_add --rows 8 --cols 64
     # Token sweeps from a CSV: the sizes the file lacks come from the flags; more tokens never run faster.

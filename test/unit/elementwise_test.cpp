@@ -14,6 +14,7 @@ namespace {
 
 using synperf::family::elementwise;
 using synperf::family::elementwise_kind;
+using synperf::family::gather_kernel;
 using synperf::family::elementwise_problem;
 
 const synperf::gpu::gpu_numbers& h100 = synperf::hw::h100_sxm::numbers;
@@ -79,6 +80,29 @@ TEST_CASE("elementwise: residual add, RoPE and embedding shapes") {
     CHECK(plan.kernels[0].name == "indexSelectSmallIndex");
     CHECK(plan.shapes[0].accesses_per_thread == 32);  // 16 rows x (load, store)
     CHECK(plan.kernels[0].memory_rounds == 32);        // each load, then its store (the index hits L1)
+
+    // Current PyTorch, > 16 indices: vectorized_gather_kernel, grid (rows, ceil(row bytes / 4096)), min(256, row
+    // bytes / 16) threads. 8192 fp16 = 16384 B: 4 CTAs per row of 256 threads, one 16-byte vector each.
+    emb.rows = 4096;
+    emb.gather = gather_kernel::vectorized;
+    plan = elementwise::plan(emb, h100);
+    CHECK(plan.kernels[0].name == "vectorized_gather_kernel");
+    CHECK(plan.kernels[0].tasks[0].count == 4096 * 4);
+    CHECK(plan.kernels[0].launch.threads_per_cta == 256);
+    CHECK(plan.shapes[0].vector_bytes == 16);
+    CHECK(plan.kernels[0].memory_rounds == 3);  // the index, then the row's load and its store
+    CHECK(plan.kernels[0].tasks[0].work.l2_bytes == doctest::Approx(16384.0 * 2 / 4 + 8));
+    // A row of 64 fp16 is 8 vectors: one CTA per row, a warp rounded up from 8 threads.
+    emb.cols = 64;
+    plan = elementwise::plan(emb, h100);
+    CHECK(plan.kernels[0].tasks[0].count == 4096);
+    CHECK(plan.kernels[0].launch.threads_per_cta == 32);
+    // Rows that are not a multiple of 16 bytes, and at most 16 indices, keep the index_select kernels.
+    emb.cols = 4100;
+    CHECK(elementwise::plan(emb, h100).kernels[0].name == "indexSelectLargeIndex");
+    emb.cols = 4096;
+    emb.rows = 16;
+    CHECK(elementwise::plan(emb, h100).kernels[0].name == "indexSelectSmallIndex");
 }
 
 TEST_CASE("elementwise: invalid shapes give clear errors") {
@@ -109,11 +133,13 @@ TEST_CASE("elementwise: invalid shapes give clear errors") {
 
 TEST_CASE("elementwise: theoretical time is non-decreasing in rows for every kind, within one kernel") {
     for (const auto* g : {&synperf::hw::a100_sxm::numbers, &synperf::hw::h100_sxm::numbers, &synperf::hw::l40s::numbers}) {
-        for (auto kind : {elementwise_kind::fp8_quantize, elementwise_kind::residual_add, elementwise_kind::rope,
-                          elementwise_kind::embedding}) {
+        for (int variant = 0; variant < 5; ++variant) {
+            // The four kinds, then the embedding gather with current PyTorch's vectorized kernel.
+            const auto kind = variant < 4 ? static_cast<elementwise_kind>(variant) : elementwise_kind::embedding;
             if (kind == elementwise_kind::fp8_quantize && g->sm_version() < 89) continue;  // no e4m3 conversion
             elementwise_problem p;
             p.kind = kind;
+            p.gather = variant == 4 ? gather_kernel::vectorized : gather_kernel::index_select;
             p.cols = 8192;
             p.heads = 64;
             p.kv_heads = 8;
@@ -124,8 +150,8 @@ TEST_CASE("elementwise: theoretical time is non-decreasing in rows for every kin
                 p.rows = m;
                 const auto r = synperf::predictor_detail::analyze<elementwise>(p, *g, synperf::predictor_detail::schedule_by_dispatch{});
                 // The embedding gather switches from PyTorch's small-index kernel (each thread walks every
-                // index: 16 dependent gathers) to the large-index one beyond 16 rows, and gets faster; Vidur's
-                // A100 rows show it (Llama-2-70B: 14 us at 16 tokens, 5 us at 24).
+                // index: 16 dependent gathers) to the large-index (or vectorized) one beyond 16 rows, and gets
+                // faster; Vidur's A100 rows show it (Llama-2-70B: 14 us at 16 tokens, 5 us at 24).
                 if (kind == elementwise_kind::embedding && m == 32) last = 0;
                 CHECK(r.theoretical_us >= last);
                 last = r.theoretical_us;

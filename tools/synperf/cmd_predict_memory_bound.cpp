@@ -224,6 +224,7 @@ void run_predict_silu_mul(const predict_silu_mul_options& o) {
 
 struct predict_elementwise_options : memory_bound_options {
     std::string op;
+    std::string gather = "index_select";
     std::int64_t rows = 0, cols = 0, vocab = 0;
     int heads = 0, kv_heads = 0, head_dim = 0, rotary_dim = 0;
 };
@@ -245,6 +246,9 @@ std::pair<family::elementwise_problem, std::string> elementwise_problem_of(const
     p.head_dim = o.head_dim;
     p.rotary_dim = o.rotary_dim;
     p.vocab = o.vocab;
+    p.gather = o.gather == "vectorized" ? family::gather_kernel::vectorized : family::gather_kernel::index_select;
+    if (p.gather != family::gather_kernel::index_select && p.kind != family::elementwise_kind::embedding)
+        throw invalid_argument("synperf: elementwise: --gather applies to --op embedding only");
     // The activation dtype (FP8 quantize reads bf16: the family refuses 4-byte elements for it).
     p.element_bytes = element_bytes(o.dtype, "elementwise");
     // Each op's measurements come from one collector: TensorRT-LLM's for the quantize, Vidur's for the rest.
@@ -274,8 +278,9 @@ void run_predict_elementwise(const predict_elementwise_options& o) {
         fields["cols"] = p.cols;
     }
     if (p.kind == family::elementwise_kind::embedding) {
-        what += fmt::format(" vocab={}", p.vocab);
+        what += fmt::format(" vocab={} gather={}", p.vocab, family::to_string(p.gather));
         fields["vocab"] = p.vocab;
+        fields["gather"] = std::string(family::to_string(p.gather));
     }
     what += p.kind == family::elementwise_kind::fp8_quantize ? " bf16 -> e4m3" : " " + o.dtype;
     fields["dtype"] = p.kind == family::elementwise_kind::fp8_quantize ? "bf16" : o.dtype;
@@ -318,6 +323,11 @@ void add_predict_memory_bound_commands(CLI::App& predict) {
     elem->add_option("--head-dim", ew.head_dim, "rope: head size");
     elem->add_option("--rotary-dim", ew.rotary_dim, "rope: rotated dimensions (default: head size)");
     elem->add_option("--vocab", ew.vocab, "embedding: table rows per rank");
+    elem->add_option("--gather", ew.gather,
+                     "embedding: PyTorch's kernel for more than 16 rows: index_select (indexSelectLargeIndex, the PyTorch Vidur "
+                     "measured) or vectorized (vectorized_gather_kernel, current PyTorch)")
+        ->check(CLI::IsMember({"index_select", "vectorized"}))
+        ->capture_default_str();
     elem->final_callback([] { for_each_listed_gpu(ew, run_predict_elementwise); });
 }
 

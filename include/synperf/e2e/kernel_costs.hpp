@@ -266,6 +266,8 @@ private:
         q.kv_heads = p.kv_heads;
         q.head_dim = p.head_dim;
         q.vocab = p.vocab;
+        // The serving frameworks' PyTorch gathers more than 16 rows with its vectorized kernel.
+        q.gather = family::gather_kernel::vectorized;
         switch (p.kind) {
             case elementwise_kind::embedding: q.kind = family::elementwise_kind::embedding; break;
             case elementwise_kind::rope: q.kind = family::elementwise_kind::rope; break;

@@ -14,13 +14,18 @@
 ///   elements, a cos and a sin from the cache row of the token's position, 4 FMA.
 /// - `embedding` (PyTorch F.embedding -> index_select): at most 16 indices: indexSelectSmallIndex, grid =
 ///   min(ceil(cols / 128), 8 x SMs), each thread loops over every index; more: indexSelectLargeIndex,
-///   grid = min(ceil(rows x cols / 128), 8 x SMs), 128 threads, one element per access, grid-stride.
+///   grid = min(ceil(rows x cols / 128), 8 x SMs), 128 threads, one element per access, grid-stride (the
+///   PyTorch Vidur profiled), or, with `gather_kernel::vectorized`, vectorized_gather_kernel
+///   (ATen/native/cuda/IndexKernelUtils.cu; what torch 2.11 runs, bench/measure/h200_sxm/
+///   elementwise_kernels.csv): grid (rows, ceil(row bytes / 4096)), min(256, row bytes / 16 rounded up to a
+///   warp) threads, 16 bytes per access; each CTA loads its index, then copies its part of the row.
 /// The compulsory work is the unique footprint (split at L2 capacity) and the useful FMA. RoPE and the
 /// embedding gather (a CTA per token or a capped grid, one element per access) also state their memory
 /// rounds, for the latency floor; FP8 quantize and residual add size their grid to the data with 16-byte
 /// accesses, so they keep enough bytes in flight and have none.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -37,6 +42,15 @@ namespace synperf::family {
 
 /// Which elementwise op.
 enum class elementwise_kind { fp8_quantize, residual_add, rope, embedding };
+
+/// PyTorch's kernel for an embedding gather of more than 16 rows: `index_select` (indexSelectLargeIndex,
+/// one element per access: the PyTorch of Vidur's measurements) or `vectorized` (vectorized_gather_kernel,
+/// 16 bytes per access, when a row is a multiple of 16 bytes: current PyTorch).
+enum class gather_kernel { index_select, vectorized };
+
+[[nodiscard]] constexpr std::string_view to_string(gather_kernel k) noexcept {
+    return k == gather_kernel::vectorized ? "vectorized" : "index_select";
+}
 
 [[nodiscard]] constexpr std::string_view to_string(elementwise_kind k) noexcept {
     switch (k) {
@@ -60,6 +74,7 @@ struct elementwise_problem {
     int head_dim = 0;            ///< rope: head size
     int rotary_dim = 0;          ///< rope: rotated dimensions (0 = head_dim)
     std::int64_t vocab = 0;      ///< embedding: table rows (per rank)
+    gather_kernel gather = gather_kernel::index_select;  ///< embedding: PyTorch's kernel for more than 16 rows
     int element_bytes = 2;       ///< activation element size; fp8_quantize reads bf16 (2)
 };
 
@@ -140,6 +155,20 @@ inline memory_bound::launch_shape shape(const elementwise_problem& p, const gpu:
         case elementwise_kind::embedding: {
             const std::int64_t cap = std::int64_t(g.sm_count) * 8;
             const bool small = p.rows <= 16;
+            const auto row_bytes = std::int64_t(double(p.cols) * e);
+            if (!small && p.gather == gather_kernel::vectorized && row_bytes % 16 == 0) {
+                const std::int64_t vectors = row_bytes / 16;
+                const std::int64_t grid_y = ceil_div(row_bytes, 256 * 16);
+                s.threads = int(std::min<std::int64_t>(256, ceil_div(vectors, 32) * 32));
+                s.ctas = p.rows * grid_y;
+                s.vector_bytes = 16;
+                const double per_thread = std::ceil(double(vectors) / double(grid_y * s.threads));
+                s.accesses_per_thread = 1.0 + 2.0 * per_thread;  // the index, then a load and a store per vector
+                s.memory_rounds = s.accesses_per_thread;           // the row's address waits for the index
+                s.cta.l2_bytes = (2.0 * double(row_bytes) + 8.0 * double(grid_y)) / double(grid_y);
+                s.name = "vectorized_gather_kernel";
+                break;
+            }
             s.threads = int(std::min<std::int64_t>(small ? p.cols : p.rows * p.cols, 128));
             s.ctas = std::min(ceil_div(small ? p.cols : p.rows * p.cols, 128), cap);
             s.vector_bytes = int(e);
@@ -162,8 +191,8 @@ struct elementwise {
     using plan_type = memory_bound::plan;
     static constexpr std::string_view name = "elementwise";
 
-    /// Collector semantics: TensorRT-LLM's collector (CUDA-graph replay, 5 buffers cycled, wall time per op)
-    /// and Vidur's (eager PyTorch, profiler device time of the op's kernels).
+    /// Collector semantics: TensorRT-LLM's collector (five calls on the same input in one CUDA graph, replayed;
+    /// time per call) and Vidur's (eager PyTorch, profiler device time of the op's kernels).
     static constexpr std::array<std::string_view, 2> framework_levels{"trtllm", "vidur"};
     static std::size_t framework_level(std::string_view framework) {
         if (framework == "trtllm") return 0;
@@ -186,6 +215,8 @@ struct elementwise {
     static void validate(const elementwise_problem& p) {
         if (static_cast<int>(p.kind) < 0 || static_cast<int>(p.kind) > static_cast<int>(elementwise_kind::embedding))
             synperf::detail::report_error("elementwise: unknown kind " + std::to_string(static_cast<int>(p.kind)));
+        if (p.gather != gather_kernel::index_select && p.gather != gather_kernel::vectorized)
+            synperf::detail::report_error("elementwise: unknown gather kernel " + std::to_string(static_cast<int>(p.gather)));
         const std::string kind(to_string(p.kind));
         const auto fail = [&](const std::string& what) { synperf::detail::report_error("elementwise " + kind + ": " + what); };
         if (p.rows <= 0) fail("rows must be > 0, got " + std::to_string(p.rows));
