@@ -25,6 +25,9 @@ case "$case" in
   e2e_bad_input)
     expect_error "unknown model 'gpt-9'; known: llama-3-8b" e2e --model gpt-9 --gpu h100_sxm --prompt-lens 100
     expect_error "64 query heads, which do not split over TP 3" e2e --model qwen3-32b --gpu h100_sxm --tp 3 --prompt-lens 100
+    expect_error "expert parallelism needs a MoE model; llama-3.1-8b is dense" e2e --model llama-3.1-8b --gpu h100_sxm --tp 2 --ep 2 --prompt-lens 100
+    expect_error "expert-parallel degree \(3\) must divide TP \(4\)" e2e --model qwen3-30b-a3b --gpu h100_sxm --tp 4 --ep 3 --prompt-lens 100
+    expect_error "expert-parallel degree must be in 1..TP \(2\), got 0" e2e --model qwen3-30b-a3b --gpu h100_sxm --tp 2 --ep 0 --prompt-lens 100
     expect_error "does not fit in GPU memory: needs .* but the GPU has .*; the weights alone leave no room" \
       e2e --model llama-3.1-70b --gpu h100_sxm --tp 1 --prompt-lens 100 --decode-steps 4
     expect_error "a batch of at most [0-9]+ requests" \
@@ -86,7 +89,16 @@ case "$case" in
     # A MoE model (a config.json fixture): its blocks come from the moe family.
     out="$("$synperf" e2e --model "$src/test/data/e2e/mixtral-8x7b.json" --gpu h100_sxm --tp 2 --prompt-lens 100,300 --decode-steps 2 --json 2>&1)"; rc=$?
     [[ $rc -eq 0 ]] || { skip_without_weights "$out"; fail "mixtral: $out"; }
-    grep -q '"moe"' <<<"$out" || fail "no moe in the breakdown: $out";;
+    grep -q '"moe"' <<<"$out" || fail "no moe in the breakdown: $out"
+    # Expert parallelism: whole experts per GPU, the same weight memory, EP in the header and the JSON.
+    out="$("$synperf" e2e --model "$src/test/data/e2e/mixtral-8x7b.json" --gpu h100_sxm --tp 2 --ep 2 --prompt-lens 100 --decode-steps 2 2>&1)" \
+      || fail "mixtral --ep 2: $out"
+    grep -q "TP 2 (EP 2)" <<<"$out" || fail "no EP in the header: $out"
+    tp_weights="$("$synperf" e2e --model "$src/test/data/e2e/mixtral-8x7b.json" --gpu h100_sxm --tp 2 --prompt-lens 100 | grep -o 'weights [0-9.]*')"
+    grep -qF "$tp_weights" <<<"$out" || fail "EP 2 changed the weight memory ($tp_weights): $out"
+    out="$("$synperf" e2e --model "$src/test/data/e2e/mixtral-8x7b.json" --gpu h100_sxm --tp 2 --ep 2 --prompt-lens 100 --json)" \
+      || fail "mixtral --ep 2 --json: $out"
+    grep -q '"ep": 2' <<<"$out" || fail "no ep in the JSON: $out";;
   e2e_compare)
     # One run on several GPUs: a row each; a GPU the run does not fit gets its reason, not numbers.
     out="$("$synperf" e2e --model qwen2.5-14b --gpu h100_sxm,b200_sxm,l4 --batch 8 --prompt-len 3500 --decode-steps 4 2>&1)"; rc=$?

@@ -278,6 +278,39 @@ TEST_CASE("e2e workload: MoE layers and FP8") {
     e2e::kernel_estimator refusing(g, d.fw, no_moe, system::builtin_system("h100_sxm"));
     CHECK_THROWS_WITH_AS(refusing.require(it), doctest::Contains("moe (needed by moe)"), invalid_argument);
 
+    // Expert parallelism (SGLang --ep-size): EP 2 of TP 2 keeps whole experts, 64 per GPU, the other GPU's slots
+    // dropped; the TP all-reduce still combines the MoE outputs.
+    d.ep = 2;
+    const e2e::iteration ep_it = e2e::prefill_iteration(m, d, g, prompts);
+    const auto& ep_moe = std::get<e2e::moe_op>(find_op(ep_it, "moe")->problem);
+    CHECK(ep_moe.ep == 2);
+    CHECK(ep_moe.intermediate == 768);
+    CHECK(ep_moe.experts == 128);
+    CHECK(find_op(ep_it, "allreduce") != nullptr);
+    CHECK(est.latency_us(*find_op(ep_it, "moe")) > 0);
+    // The same weight bytes per GPU, whole experts or split ones.
+    e2e::deployment tp_only = d;
+    tp_only.ep = 1;
+    CHECK(e2e::estimate_memory(m, d, g, prompts, 0).weights == doctest::Approx(e2e::estimate_memory(m, tp_only, g, prompts, 0).weights));
+    d.ep = 3;
+    CHECK_THROWS_WITH_AS((void)e2e::prefill_iteration(m, d, g, prompts), doctest::Contains("expert-parallel degree must be in 1..TP (2), got 3"),
+                         invalid_argument);
+    d.tp = 6;
+    d.ep = 4;
+    CHECK_THROWS_WITH_AS((void)e2e::moe_tensor_parallel(m, d), doctest::Contains("expert-parallel degree (4) must divide TP (6)"),
+                         invalid_argument);
+    d.tp = 8;
+    d.ep = 8;
+    CHECK(e2e::moe_tensor_parallel(m, d) == 1);
+    e2e::model_config odd = m;
+    odd.experts = 60;
+    CHECK_THROWS_WITH_AS((void)e2e::moe_tensor_parallel(odd, d), doctest::Contains("60 experts"), invalid_argument);
+    d.tp = 2;
+    d.ep = 2;
+    CHECK_THROWS_WITH_AS((void)e2e::moe_tensor_parallel(e2e::find_model("llama-3.1-8b"), d), doctest::Contains("needs a MoE model"),
+                         invalid_argument);
+    d.ep = 1;
+
     const e2e::model_config dense = e2e::find_model("llama-3.1-8b");
     d.tp = 1;
     d.fp8_weights = true;

@@ -32,7 +32,7 @@ namespace at = family::attention;
 struct e2e_options {
     gpu_choice gpu;
     std::string model;
-    int tp = 1;
+    int tp = 1, ep = 1;
     std::string framework = "sglang";
     std::string attention = "auto";
     std::vector<std::int64_t> prompt_lens;
@@ -129,6 +129,7 @@ prepared make_request(const e2e_options& o, gpu::runtime_gpu gpu, bool from_cata
     e2e::run_request& r = p.request;
     r.model = e2e::resolve_model(o.model);
     r.deploy.tp = o.tp;
+    r.deploy.ep = o.ep;
     r.deploy.fw = e2e::parse_framework(o.framework);
     r.deploy.attention = parse_attention(o.attention);
     r.deploy.fp8_weights = o.fp8_weights;
@@ -168,6 +169,7 @@ void run_single(const e2e_options& o) {
                                  {"model_source", r.model.source},
                                  {"gpu", p.gpu.name},
                                  {"tp", r.deploy.tp},
+                                 {"ep", r.deploy.ep},
                                  {"framework", o.framework},
                                  {"attention", std::string(at::to_string(attn))},
                                  {"fp8_weights", r.deploy.fp8_weights},
@@ -190,8 +192,8 @@ void run_single(const e2e_options& o) {
     }
     std::int64_t tokens = 0;
     for (auto x : r.prompt_lens) tokens += x;
-    fmt::print("{} on {} ({}), TP {}, {} (attention {}){}{}{}\n", r.model.name, p.gpu.name, p.gpu.display_name, r.deploy.tp, o.framework,
-               at::to_string(attn), r.deploy.fp8_weights ? ", FP8 weights" : "", r.deploy.fp8_kv ? ", FP8 KV cache" : "",
+    fmt::print("{} on {} ({}), TP {}{}, {} (attention {}){}{}{}\n", r.model.name, p.gpu.name, p.gpu.display_name, r.deploy.tp,
+               r.deploy.ep > 1 ? fmt::format(" (EP {})", r.deploy.ep) : "", o.framework, at::to_string(attn), r.deploy.fp8_weights ? ", FP8 weights" : "", r.deploy.fp8_kv ? ", FP8 KV cache" : "",
                r.deploy.cuda_graph_decode ? "" : ", decode without CUDA graphs");
     fmt::print("batch of {} requests, {} prompt tokens, {} decode steps\n\n", r.prompt_lens.size(), tokens, r.decode_steps);
     fmt::print("  prefill            {:>10.3f} ms\n", res.prefill_ms);
@@ -223,8 +225,8 @@ void run_compare(const e2e_options& o) {
     const std::int64_t tokens = std::accumulate(r0.prompt_lens.begin(), r0.prompt_lens.end(), std::int64_t{0});
     nlohmann::json rows = nlohmann::json::array();
     if (!o.json) {
-        fmt::print("{}, TP {}, {}{}{}: batch of {} requests, {} prompt tokens, {} decode steps\n\n", r0.model.name, r0.deploy.tp,
-                   o.framework, r0.deploy.fp8_weights ? ", FP8 weights" : "", r0.deploy.fp8_kv ? ", FP8 KV cache" : "",
+        fmt::print("{}, TP {}{}, {}{}{}: batch of {} requests, {} prompt tokens, {} decode steps\n\n", r0.model.name, r0.deploy.tp,
+                   r0.deploy.ep > 1 ? fmt::format(" (EP {})", r0.deploy.ep) : "", o.framework, r0.deploy.fp8_weights ? ", FP8 weights" : "", r0.deploy.fp8_kv ? ", FP8 KV cache" : "",
                    r0.prompt_lens.size(), tokens, r0.decode_steps);
         fmt::print("  {:<20} {:<10} {:>11} {:>14} {:>11} {:>13} {:>18}\n", "gpu", "attention", "prefill ms", "decode step ms",
                    "total ms", "decode tok/s", "memory GB / GPU");
@@ -254,7 +256,7 @@ void run_compare(const e2e_options& o) {
             if (!o.json) fmt::print("  {:<20} {:<10} cannot run: {}\n", p.gpu.name, attn, why);
         }
     }
-    if (o.json) fmt::print("{}\n", nlohmann::json{{"model", r0.model.name}, {"tp", r0.deploy.tp}, {"framework", o.framework}, {"gpus", rows}}.dump(2));
+    if (o.json) fmt::print("{}\n", nlohmann::json{{"model", r0.model.name}, {"tp", r0.deploy.tp}, {"ep", r0.deploy.ep}, {"framework", o.framework}, {"gpus", rows}}.dump(2));
     std::fflush(stdout);  // the reasons above come before the error
     if (ran == 0) throw invalid_argument(fmt::format("synperf: e2e: none of the {} listed GPUs can run this", runs.size()));
 }
@@ -441,6 +443,10 @@ void add_e2e_command(CLI::App& app) {
     o.gpu.add_to(*cmd, false);
     cmd->add_option("--model", o.model, "built-in model (e.g. qwen2.5-14b, llama-3.1-70b) or the path of a config.json");
     cmd->add_option("--tp", o.tp, "tensor-parallel degree")->capture_default_str();
+    cmd->add_option("--ep", o.ep,
+                    "expert-parallel degree of the MoE layers, dividing --tp (SGLang --ep-size: each GPU holds experts / ep "
+                    "whole experts and the TP all-reduce combines them)")
+        ->capture_default_str();
     cmd->add_option("--framework", o.framework, "sglang, vllm or trtllm")
         ->check(CLI::IsMember({"sglang", "vllm", "trtllm"}))
         ->capture_default_str();

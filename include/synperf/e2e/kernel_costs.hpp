@@ -94,7 +94,7 @@ inline std::vector<std::int64_t> key_of(const op& o) {
             } else if constexpr (std::is_same_v<P, allreduce_op>) {
                 k.insert(k.end(), {p.elements, p.ranks, p.graph});
             } else if constexpr (std::is_same_v<P, moe_op>) {
-                k.insert(k.end(), {p.tokens, p.hidden, p.intermediate, p.experts, p.top_k, p.fp8});
+                k.insert(k.end(), {p.tokens, p.hidden, p.intermediate, p.experts, p.top_k, p.ep, p.fp8});
             }
         },
         o.problem);
@@ -301,6 +301,8 @@ private:
         q.inter = p.intermediate;
         q.experts = p.experts;
         q.topk = p.top_k;
+        q.ep = p.ep;
+        q.remote = family::moe_remote_slots::dropped;  // serving: the slots of other GPUs' experts are skipped
         q.dtype = p.fp8 ? family::moe_dtype::fp8 : family::moe_dtype::bf16;
         return moe_->predict(q, "sglang").latency_us;
     }

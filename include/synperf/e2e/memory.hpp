@@ -73,8 +73,9 @@ inline double kv_per_token(const model_config& m, const deployment& d, const tp_
 inline double activation_bytes(const model_config& m, const deployment& d, const tp_heads& h, double tokens, double requests) {
     const double hidden = double(m.hidden), hd = m.head_dim;
     double per_token = 2.0 * hidden + (double(h.heads) + 2.0 * h.kv_heads) * hd;  // residual, hidden, qkv
-    if (m.is_moe())
-        per_token += double(m.experts_per_token) * 3.0 * double(m.expert_intermediate) / d.tp + double(m.experts_per_token) * hidden;
+    if (m.is_moe())  // every token's top-k slots, each expert's intermediate split tp / ep ways
+        per_token += double(m.experts_per_token) * 3.0 * double(m.expert_intermediate) / moe_tensor_parallel(m, d) +
+                     double(m.experts_per_token) * hidden;
     else
         per_token += 3.0 * double(m.intermediate) / d.tp;  // gate/up output and the SiLU&Mul result
     const double logits = requests * std::ceil(double(m.vocab) / d.tp) * 4.0;

@@ -121,6 +121,7 @@ inline constexpr std::int64_t max_requests = 65536;
 inline void validate(const run_request& r) {
     validate(r.model);
     (void)split_heads(r.model, r.deploy.tp);
+    (void)moe_tensor_parallel(r.model, r.deploy);
     if (r.prompt_lens.empty()) synperf::detail::report_error("e2e: no prompts: give at least one prompt length");
     if (std::int64_t(r.prompt_lens.size()) > max_requests)
         synperf::detail::report_error("e2e: at most " + std::to_string(max_requests) + " requests per batch, got " +

@@ -60,6 +60,7 @@ enum class framework { sglang, vllm, trtllm };
 /// How the model is deployed: parallelism, precision, framework and attention backend.
 struct deployment {
     int tp = 1;                                   ///< tensor-parallel degree (GPUs per replica)
+    int ep = 1;                                   ///< expert-parallel degree of the MoE layers (divides tp)
     framework fw = framework::sglang;             ///< serving framework
     family::attention::kernel_impl attention = family::attention::kernel_impl::automatic;  ///< attention backend
     bool fp8_weights = false;                     ///< FP8 (e4m3, per-tensor) linear layers
@@ -136,8 +137,9 @@ struct allreduce_op {
 /// A whole MoE block after the router: top-k routing, the experts' gate/up GEMM, SiLU&Mul, down GEMM and
 /// the weighted sum (expert intermediate size per GPU under TP).
 struct moe_op {
-    std::int64_t tokens = 0, hidden = 0, intermediate = 0;
+    std::int64_t tokens = 0, hidden = 0, intermediate = 0;  ///< intermediate: of each expert on this GPU
     int experts = 0, top_k = 0;
+    int ep = 1;  ///< expert-parallel degree: this GPU holds experts / ep experts and drops the other slots
     bool fp8 = false;
 };
 
@@ -193,9 +195,34 @@ struct tp_heads {
         h.kv_heads = 1;  // each GPU holds one replicated KV head
     }
     const std::int64_t tp64 = tp;
-    if ((m.is_moe() ? m.expert_intermediate : m.intermediate) % tp64 != 0)
+    if (!m.is_moe() && m.intermediate % tp64 != 0)
         synperf::detail::report_error("e2e: the MLP intermediate size of " + m.name + " does not split over TP " + std::to_string(tp));
     return h;
+}
+
+/// Checks how the MoE layers split over the deployment's GPUs and returns their tensor-parallel degree, tp / ep
+/// (SGLang's `--ep-size` without an all-to-all backend: each GPU holds experts / ep whole experts, each split
+/// tp / ep ways, computes every token's slots on them, drops the others, and the TP all-reduce sums the
+/// partial outputs); throws `invalid_argument`.
+[[nodiscard]] inline int moe_tensor_parallel(const model_config& m, const deployment& d) {
+    if (d.ep < 1 || d.ep > d.tp)
+        synperf::detail::report_error("e2e: the expert-parallel degree must be in 1..TP (" + std::to_string(d.tp) + "), got " +
+                                      std::to_string(d.ep));
+    if (d.tp % d.ep != 0)
+        synperf::detail::report_error("e2e: the expert-parallel degree (" + std::to_string(d.ep) + ") must divide TP (" +
+                                      std::to_string(d.tp) + ")");
+    if (!m.is_moe()) {
+        if (d.ep > 1) synperf::detail::report_error("e2e: expert parallelism needs a MoE model; " + m.name + " is dense");
+        return d.tp;
+    }
+    if (m.experts % d.ep != 0)
+        synperf::detail::report_error("e2e: the " + std::to_string(m.experts) + " experts of " + m.name +
+                                      " do not split over the expert-parallel degree " + std::to_string(d.ep));
+    const int moe_tp = d.tp / d.ep;
+    if (m.expert_intermediate % moe_tp != 0)
+        synperf::detail::report_error("e2e: the expert intermediate size of " + m.name + " does not split over the MoE TP " +
+                                      std::to_string(moe_tp) + " (TP / EP)");
+    return moe_tp;
 }
 
 /// The attention backend a framework uses by default on a GPU (`automatic` lets the attention family's
@@ -274,7 +301,9 @@ struct builder {
         add("post_attention_norm", op_family::rmsnorm, norm_op{t, m.hidden, true}, L);
         if (m.is_moe()) {
             add("router", op_family::gemm, gemm_op{t, m.experts, m.hidden, false}, L);  // replicated, bf16
-            add("moe", op_family::moe, moe_op{t, m.hidden, m.expert_intermediate / tp, m.experts, m.experts_per_token, d.fp8_weights}, L);
+            const std::int64_t moe_tp = moe_tensor_parallel(m, d);
+            add("moe", op_family::moe,
+                moe_op{t, m.hidden, m.expert_intermediate / moe_tp, m.experts, m.experts_per_token, d.ep, d.fp8_weights}, L);
         } else {
             const std::int64_t inter = m.intermediate / tp;
             linear("gate_up_proj", t, 2 * inter, m.hidden, L);
