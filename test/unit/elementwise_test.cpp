@@ -91,6 +91,7 @@ TEST_CASE("elementwise: residual add, RoPE and embedding shapes") {
     CHECK(plan.kernels[0].launch.threads_per_cta == 256);
     CHECK(plan.shapes[0].vector_bytes == 16);
     CHECK(plan.kernels[0].memory_rounds == 3);  // the index, then the row's load and its store
+    CHECK(plan.kernels[0].rounds_then_stream);  // short CTAs: each wave's rounds and dispatches add to the transfer
     CHECK(plan.kernels[0].tasks[0].work.l2_bytes == doctest::Approx(16384.0 * 2 / 4 + 8));
     // A row of 64 fp16 is 8 vectors: one CTA per row, a warp rounded up from 8 threads.
     emb.cols = 64;

@@ -166,6 +166,9 @@ inline memory_bound::launch_shape shape(const elementwise_problem& p, const gpu:
                 s.accesses_per_thread = 1.0 + 2.0 * per_thread;  // the index, then a load and a store per vector
                 s.memory_rounds = s.accesses_per_thread;           // the row's address waits for the index
                 s.cta.l2_bytes = (2.0 * double(row_bytes) + 8.0 * double(grid_y)) / double(grid_y);
+                // CTAs of one 16-byte copy per thread: like the row kernels of RMSNorm and SiLU&Mul, each wave
+                // pays its rounds and its CTA dispatches on top of the transfer.
+                s.rounds_then_stream = true;
                 s.name = "vectorized_gather_kernel";
                 break;
             }
