@@ -204,7 +204,7 @@ TEST_CASE("e2e workload: the ops of a dense prefill and decode, in framework ord
     CHECK(find_op(e2e::decode_iteration(m, d, g, kv), "rope") == nullptr);
 }
 
-TEST_CASE("e2e workload: TP 2 halves the GEMM work per GPU and adds two all-reduces per layer") {
+TEST_CASE("e2e workload: TP 2 halves the GEMM work per GPU, adds two all-reduces per layer and gathers the logits") {
     const auto g = gpu::find_gpu("h100_sxm").numbers;
     const e2e::model_config m = e2e::find_model("llama-3.1-8b");
     const std::vector<std::int64_t> prompts{512, 1024};
@@ -217,11 +217,18 @@ TEST_CASE("e2e workload: TP 2 halves the GEMM work per GPU and adds two all-redu
         const e2e::iteration b = decode ? e2e::decode_iteration(m, d2, g, kv) : e2e::prefill_iteration(m, d2, g, prompts);
         CHECK(gemm_flop(b) == doctest::Approx(gemm_flop(a) / 2).epsilon(1e-9));
         CHECK(count_of(a, e2e::op_family::allreduce) == 0);
-        // Two per layer (after attention and after the MLP) plus the vocab-parallel embedding's.
-        CHECK(count_of(b, e2e::op_family::allreduce) == 2 * m.layers + 1);
+        // Two per layer (after attention and after the MLP), the vocab-parallel embedding's, and the logits' all-gather.
+        CHECK(count_of(b, e2e::op_family::allreduce) == 2 * m.layers + 2);
         const auto& ar = std::get<e2e::allreduce_op>(find_op(b, "allreduce")->problem);
         CHECK(ar.ranks == 2);
         CHECK(ar.elements == (decode ? 2 : 1536) * m.hidden);
+        CHECK_FALSE(ar.gather);
+        // The LM head's rows (one per request, prefill and decode alike) over both GPUs' vocab shards.
+        const auto& logits = std::get<e2e::allreduce_op>(find_op(b, "logits_all_gather")->problem);
+        CHECK(logits.gather);
+        CHECK(logits.ranks == 2);
+        CHECK(logits.elements == 2 * ((m.vocab + 1) / 2) * 2);
+        CHECK(find_op(a, "logits_all_gather") == nullptr);
         const auto& attn = std::get<at::attention_problem>(find_op(b, "attention")->problem);
         CHECK(attn.heads == 16);
         CHECK(attn.kv_heads == 4);
@@ -273,6 +280,7 @@ TEST_CASE("e2e workload: MoE layers and FP8") {
     e2e::kernel_estimator est(g, d.fw, constant_models(), system::builtin_system("h100_sxm"));
     CHECK_NOTHROW(est.require(it));
     CHECK(est.latency_us(*find_op(it, "moe")) > 0);
+    CHECK(est.latency_us(*find_op(it, "logits_all_gather")) > 0);  // an NCCL all-gather, by the allreduce family
     e2e::family_models no_moe = constant_models();
     no_moe.moe.reset();
     e2e::kernel_estimator refusing(g, d.fw, no_moe, system::builtin_system("h100_sxm"));

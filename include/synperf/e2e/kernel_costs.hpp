@@ -92,7 +92,7 @@ inline std::vector<std::int64_t> key_of(const op& o) {
             } else if constexpr (std::is_same_v<P, elementwise_op>) {
                 k.insert(k.end(), {std::int64_t(p.kind), p.tokens, p.width, p.heads, p.kv_heads, p.head_dim, p.vocab});
             } else if constexpr (std::is_same_v<P, allreduce_op>) {
-                k.insert(k.end(), {p.elements, p.ranks, p.graph});
+                k.insert(k.end(), {p.elements, p.ranks, p.graph, p.gather});
             } else if constexpr (std::is_same_v<P, moe_op>) {
                 k.insert(k.end(), {p.tokens, p.hidden, p.intermediate, p.experts, p.top_k, p.ep, p.fp8});
             }
@@ -282,17 +282,18 @@ private:
         if (!node_ || !allreduce_) refuse(op_family::allreduce);
         family::allreduce_problem q;
         q.system = *node_;
-        q.op = family::collective_op::all_reduce;
+        q.op = p.gather ? family::collective_op::all_gather : family::collective_op::all_reduce;
         q.bytes = p.elements * 2;
         q.dtype = family::collective_dtype::bf16;
         q.gpus = p.ranks;
-        q.implementation = fw_ == framework::trtllm ? family::collective_impl::trtllm
+        q.implementation = p.gather                 ? family::collective_impl::nccl  // no custom all-gather kernel
+                           : fw_ == framework::trtllm ? family::collective_impl::trtllm
                            : p.graph                ? family::collective_impl::sglang
                                                     : family::collective_impl::sglang_eager;
         return allreduce_->predict(q, to_string(q.implementation)).latency_us;
     }
-    // SGLang's Triton fused_moe block on one TP rank (the op's intermediate size is already this rank's share),
-    // experts replicated (no expert parallelism), balanced routing; FP8 checkpoints run the W8A8 path.
+    // SGLang's Triton fused_moe block on one GPU (the op's intermediate size is already this GPU's share of each
+    // expert; experts / ep experts local), balanced routing; FP8 checkpoints run the W8A8 path.
     double moe_us(const moe_op& p) const {
         if (!moe_) refuse(op_family::moe);
         family::moe_problem q;

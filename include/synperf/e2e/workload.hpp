@@ -127,11 +127,12 @@ struct elementwise_op {
     std::int64_t vocab = 0;                     ///< embedding only: table rows on this GPU
 };
 
-/// An all-reduce of `elements` bf16 values over `ranks` GPUs.
+/// An all-reduce of `elements` bf16 values over `ranks` GPUs, or an all-gather of that many.
 struct allreduce_op {
-    std::int64_t elements = 0;
+    std::int64_t elements = 0;  ///< bf16 elements reduced, or the gathered output's
     int ranks = 1;
-    bool graph = false;  ///< captured in a CUDA graph (decode with graphs on)
+    bool graph = false;   ///< captured in a CUDA graph (decode with graphs on)
+    bool gather = false;  ///< an NCCL all-gather (the logits' vocab shards) instead of an all-reduce
 };
 
 /// A whole MoE block after the router: top-k routing, the experts' gate/up GEMM, SiLU&Mul, down GEMM and
@@ -313,7 +314,12 @@ struct builder {
         allreduce(t, L);
         add("final_norm", op_family::rmsnorm, norm_op{t, m.hidden, true}, 1);
         // LM head stays bf16 in FP8 checkpoints (lm_head is not quantized), vocab split over TP.
-        add("lm_head", op_family::gemm, gemm_op{lm_rows, (m.vocab + tp - 1) / tp, m.hidden, false}, 1);
+        const std::int64_t vocab_shard = (m.vocab + tp - 1) / tp;
+        add("lm_head", op_family::gemm, gemm_op{lm_rows, vocab_shard, m.hidden, false}, 1);
+        // The logits processor gathers every GPU's vocab shard (SGLang LogitsProcessor, vLLM's gather to rank 0).
+        if (d.tp > 1)
+            add("logits_all_gather", op_family::allreduce,
+                allreduce_op{lm_rows * vocab_shard * tp, d.tp, it.decode && d.cuda_graph_decode, true}, 1);
     }
 
     family::attention::attention_problem attention_base(bool decode) const {
