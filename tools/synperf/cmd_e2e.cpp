@@ -122,6 +122,9 @@ e2e::run_result predict(const prepared& p, const e2e::family_models& models) {
     return e2e::run(p.request, est);
 }
 
+/// " (EP n)" after the TP degree when the MoE layers are expert-parallel.
+std::string ep_suffix(const e2e::deployment& d) { return d.ep > 1 ? fmt::format(" (EP {})", d.ep) : std::string(); }
+
 /// The run the options describe, on `gpu` (`from_catalogue`: a catalogue GPU, else a spec file).
 prepared make_request(const e2e_options& o, gpu::runtime_gpu gpu, bool from_catalogue) {
     if (o.model.empty()) throw invalid_argument("synperf: e2e: --model is required (a built-in name or a config.json path)");
@@ -193,7 +196,8 @@ void run_single(const e2e_options& o) {
     std::int64_t tokens = 0;
     for (auto x : r.prompt_lens) tokens += x;
     fmt::print("{} on {} ({}), TP {}{}, {} (attention {}){}{}{}\n", r.model.name, p.gpu.name, p.gpu.display_name, r.deploy.tp,
-               r.deploy.ep > 1 ? fmt::format(" (EP {})", r.deploy.ep) : "", o.framework, at::to_string(attn), r.deploy.fp8_weights ? ", FP8 weights" : "", r.deploy.fp8_kv ? ", FP8 KV cache" : "",
+               ep_suffix(r.deploy), o.framework, at::to_string(attn), r.deploy.fp8_weights ? ", FP8 weights" : "",
+               r.deploy.fp8_kv ? ", FP8 KV cache" : "",
                r.deploy.cuda_graph_decode ? "" : ", decode without CUDA graphs");
     fmt::print("batch of {} requests, {} prompt tokens, {} decode steps\n\n", r.prompt_lens.size(), tokens, r.decode_steps);
     fmt::print("  prefill            {:>10.3f} ms\n", res.prefill_ms);
@@ -226,7 +230,8 @@ void run_compare(const e2e_options& o) {
     nlohmann::json rows = nlohmann::json::array();
     if (!o.json) {
         fmt::print("{}, TP {}{}, {}{}{}: batch of {} requests, {} prompt tokens, {} decode steps\n\n", r0.model.name, r0.deploy.tp,
-                   r0.deploy.ep > 1 ? fmt::format(" (EP {})", r0.deploy.ep) : "", o.framework, r0.deploy.fp8_weights ? ", FP8 weights" : "", r0.deploy.fp8_kv ? ", FP8 KV cache" : "",
+                   ep_suffix(r0.deploy), o.framework, r0.deploy.fp8_weights ? ", FP8 weights" : "",
+                   r0.deploy.fp8_kv ? ", FP8 KV cache" : "",
                    r0.prompt_lens.size(), tokens, r0.decode_steps);
         fmt::print("  {:<20} {:<10} {:>11} {:>14} {:>11} {:>13} {:>18}\n", "gpu", "attention", "prefill ms", "decode step ms",
                    "total ms", "decode tok/s", "memory GB / GPU");
@@ -256,7 +261,11 @@ void run_compare(const e2e_options& o) {
             if (!o.json) fmt::print("  {:<20} {:<10} cannot run: {}\n", p.gpu.name, attn, why);
         }
     }
-    if (o.json) fmt::print("{}\n", nlohmann::json{{"model", r0.model.name}, {"tp", r0.deploy.tp}, {"ep", r0.deploy.ep}, {"framework", o.framework}, {"gpus", rows}}.dump(2));
+    if (o.json) {
+        const nlohmann::json out{
+            {"model", r0.model.name}, {"tp", r0.deploy.tp}, {"ep", r0.deploy.ep}, {"framework", o.framework}, {"gpus", rows}};
+        fmt::print("{}\n", out.dump(2));
+    }
     std::fflush(stdout);  // the reasons above come before the error
     if (ran == 0) throw invalid_argument(fmt::format("synperf: e2e: none of the {} listed GPUs can run this", runs.size()));
 }
