@@ -162,9 +162,10 @@ inline memory_bound::launch_shape shape(const elementwise_problem& p, const gpu:
                 s.threads = int(std::min<std::int64_t>(256, ceil_div(vectors, 32) * 32));
                 s.ctas = p.rows * grid_y;
                 s.vector_bytes = 16;
-                const double per_thread = std::ceil(double(vectors) / double(grid_y * s.threads));
-                s.accesses_per_thread = 1.0 + 2.0 * per_thread;  // the index, then a load and a store per vector
-                s.memory_rounds = s.accesses_per_thread;           // the row's address waits for the index
+                // grid_y x threads covers the row's vectors, so each thread copies one: the index, then the
+                // vector's load (its address waits for the index) and store.
+                s.accesses_per_thread = 3.0;
+                s.memory_rounds = 3.0;
                 s.cta.l2_bytes = (2.0 * double(row_bytes) + 8.0 * double(grid_y)) / double(grid_y);
                 // CTAs of one 16-byte copy per thread: like the row kernels of RMSNorm and SiLU&Mul, each wave
                 // pays its rounds and its CTA dispatches on top of the transfer.
