@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // End-to-end prediction speed of the families without a bench of their own: FP8 GEMM, RMSNorm, SiLU&Mul,
-// elementwise, the fused MoE block and all-reduce. One typical serving shape each, GPU looked up by name at
+// elementwise, the fused MoE block, one fused_moe_kernel launch and all-reduce. One typical serving shape each, GPU looked up by name at
 // run time (the CLI's path), shipped embedded weights.
 #include <benchmark/benchmark.h>
 
@@ -12,6 +12,7 @@
 #include <synperf/family/elementwise.hpp>
 #include <synperf/family/gemm_fp8.hpp>
 #include <synperf/family/moe.hpp>
+#include <synperf/family/moe_kernel.hpp>
 #include <synperf/family/rmsnorm.hpp>
 #include <synperf/family/silu_mul.hpp>
 #include <synperf/gpu/registry.hpp>
@@ -19,6 +20,7 @@
 #include <synperf/models/elementwise.hpp>
 #include <synperf/models/gemm_fp8.hpp>
 #include <synperf/models/moe.hpp>
+#include <synperf/models/moe_kernel.hpp>
 #include <synperf/models/rmsnorm.hpp>
 #include <synperf/models/silu_mul.hpp>
 #include <synperf/predictor/predictor.hpp>
@@ -86,6 +88,21 @@ void bm_predict_moe_h100(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(p.predict(shape).latency_us);
 }
 BENCHMARK(bm_predict_moe_h100)->Arg(1)->Arg(4096);
+
+// Qwen3-30B-A3B's gate/up GEMM (128 experts, top 8, hidden 2048, intermediate 768) as one fused_moe_kernel launch with a
+// 64 x 128 x 64 config, on L40.
+void bm_predict_moe_kernel_l40(benchmark::State& state) {
+    const auto p = on<family::moe_kernel>("l40", models::moe_kernel());
+    family::moe_kernel_problem shape;
+    shape.tokens = state.range(0);
+    shape.hidden = 2048;
+    shape.inter = 768;
+    shape.experts = 128;
+    shape.topk = 8;
+    shape.config = {64, 128, 64, 8, 4, 3};
+    for (auto _ : state) benchmark::DoNotOptimize(p.predict(shape).latency_us);
+}
+BENCHMARK(bm_predict_moe_kernel_l40)->Arg(1)->Arg(4096);
 
 // All-reduce of a Llama-3-70B activation (tokens x 8192 bf16) over 8 H100 (NVSwitch), SGLang's custom kernels.
 void bm_predict_allreduce_h100x8(benchmark::State& state) {

@@ -421,6 +421,36 @@ case "$case" in
     for gpu in h100_sxm b200_sxm l40s a100_sxm rtx_pro_6000_server b300_sxm gb300 h200_sxm gb200; do
       grep -q "\"gpu\": \"$gpu\"" <<<"$out" || fail "eval moe lacks $gpu"
     done;;
+  moe_kernel)
+    # One fused_moe_kernel launch with an explicit config; the embedded shipped model needs no data directory.
+    out="$(SYNPERF_DATA=/nonexistent "$synperf" predict moe_kernel --gpu l40 --tokens 16 --hidden 4096 --inter 1536 --experts 128 \
+      --topk 8 --block-m 16 --block-n 64 --block-k 128 --json)" || fail "predict moe_kernel"
+    for key in latency_us efficiency theoretical_us grid_ctas empty_ctas smem_bytes num_tokens_post_padded active_experts; do
+      grep -q "\"$key\"" <<<"$out" || fail "no $key in $out"
+    done
+    grep -q '"n": 3072' <<<"$out" || fail "w13 does not compute 2 x inter columns: $out"
+    grep -q '"smem_bytes": 40960' <<<"$out" || fail "not num_stages - 1 tile buffers: $out"
+    expect_error "needs the config" predict moe_kernel --gpu l40 --tokens 16 --hidden 4096 --inter 1536 --experts 128 --topk 8
+    expect_error "BLOCK_SIZE_M/N/K must be powers of two" predict moe_kernel --gpu l40 --tokens 16 --hidden 4096 --inter 1536 \
+      --experts 128 --topk 8 --block-m 24 --block-n 64 --block-k 128
+    expect_error "shared memory per CTA" predict moe_kernel --gpu a40 --tokens 16 --hidden 4096 --inter 1536 --experts 128 --topk 8 \
+      --block-m 256 --block-n 256 --block-k 128 --stages 4
+    # A config sweep from a CSV: each row its own config; the measured column adds errors and a summary.
+    printf 'tokens,block_m,block_n,block_k,num_stages,measured_us\n16,16,64,128,3,4301.7\n4096,128,128,64,3,2700\n' > "$work/mk.csv"
+    out="$("$synperf" predict moe_kernel --gpu l40 --hidden 4096 --inter 1536 --experts 128 --topk 8 --csv "$work/mk.csv" 2>&1)" \
+      || fail "predict moe_kernel --csv"
+    grep -q "^l40,w13,16,4096,1536,128,8,16x64x128_g1_w4_s3," <<<"$out" || fail "row 1 not predicted: $out"
+    grep -q "128x128x64_g1_w4_s3" <<<"$out" || fail "row 2 config not used: $out"
+    grep -q "measured on l40: 2 rows" <<<"$out" || fail "no summary: $out"
+    printf 'tokens,block_m\n1,16\n0,16\n' > "$work/mk_bad.csv"
+    expect_error "mk_bad.csv:3: column 'tokens': expected a positive integer, got '0'" predict moe_kernel --gpu l40 --hidden 4096 \
+      --inter 1536 --experts 128 --topk 8 --block-n 64 --block-k 64 --csv "$work/mk_bad.csv"
+    if [[ -n "$data" && -d "$data/pipeweave/moe_dse" ]]; then
+      out="$("$synperf" eval moe_kernel --data "$data" --json)" || fail "eval moe_kernel"
+      for gpu in a100_sxm a40 h20 h800 l40 rtx_pro_6000_server; do
+        grep -q "\"gpu\": \"$gpu\"" <<<"$out" || fail "eval moe_kernel lacks $gpu"
+      done
+    fi;;
   fp8_linear)
     # Embedded shipped model: no data directory needed.
     out="$(SYNPERF_DATA=/nonexistent "$synperf" predict fp8_linear --gpu l40s --m 4 --n 4096 --k 4096 --json)" || fail "predict fp8_linear"

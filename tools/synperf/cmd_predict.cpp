@@ -118,6 +118,7 @@ void add_predict_gemm_fp8_command(CLI::App& predict);       // cmd_predict_gemm_
 void add_predict_fp8_linear_command(CLI::App& predict);     // cmd_predict_fp8_linear.cpp
 void add_predict_memory_bound_commands(CLI::App& predict);  // cmd_predict_memory_bound.cpp: rmsnorm, silu_mul, elementwise
 void add_predict_moe_command(CLI::App& predict);            // cmd_predict_moe.cpp
+void add_predict_moe_kernel_command(CLI::App& predict);     // cmd_predict_moe_kernel.cpp
 
 void add_predict_command(CLI::App& app) {
     auto* predict = app.add_subcommand("predict", "predict a kernel's latency");
@@ -128,6 +129,7 @@ void add_predict_command(CLI::App& app) {
     add_predict_fp8_linear_command(*predict);
     add_predict_memory_bound_commands(*predict);
     add_predict_moe_command(*predict);
+    add_predict_moe_kernel_command(*predict);
     static predict_gemm_options o;
     auto* gemm = predict->add_subcommand("gemm", "bf16/fp16 GEMM as cuBLAS runs it: Y[m,n] = X[m,k] W[n,k]^T");
     o.gpu.add_to(*gemm);

@@ -21,6 +21,7 @@ namespace synperf::cli {
     REGISTER(gemm_fp8)                 \
     REGISTER(fp8_linear)               \
     REGISTER(moe)                      \
+    REGISTER(moe_kernel)               \
     REGISTER(rmsnorm)                  \
     REGISTER(silu_mul)                 \
     REGISTER(elementwise)

@@ -127,13 +127,15 @@ struct tile_index {
     return {first_m + (pid % in_group) % size_m, (pid % in_group) / size_m};
 }
 
-/// Triton launch resources: 32 * warps threads; num_stages buffers of the A and B tiles; accumulators
-/// BM * BN / threads fp32 registers plus fragments and addresses (an estimate, capped at 255).
+/// Triton launch resources: 32 * warps threads; num_stages - 1 buffers of the A and B tiles (the pipeliner keeps
+/// that many loads in flight; with num_stages buffers 9347 of PipeWeave's 66,424 measured configs would not fit
+/// the GPU, with num_stages - 1 all do, the largest at 98 % of it); accumulators BM * BN / threads fp32
+/// registers plus fragments and addresses (an estimate, capped at 255).
 inline void set_resources(moe_gemm_launch& l, moe_dtype d) {
     const moe_kernel_config& c = l.config;
     l.threads = 32 * c.warps;
     const double e = element_bytes(d);
-    l.smem_bytes = int(double(c.stages) * double(c.bm + c.bn) * double(c.bk) * e);
+    l.smem_bytes = int(double(std::max(1, c.stages - 1)) * double(c.bm + c.bn) * double(c.bk) * e);
     const int acc = c.bm * c.bn / l.threads;
     l.regs = std::min(255, (acc + acc / 2 + 40 + 7) / 8 * 8);
 }
