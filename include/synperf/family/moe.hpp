@@ -234,6 +234,17 @@ inline work::kernel_launch gemm_launch(moe_gemm_launch& l, const moe_routing& r,
     return k;
 }
 
+/// Moves the launch's weight bytes into the DRAM term of its bound. For weights the kernel streams in the same order
+/// every call and that do not fit in L2: none of them is left in L2 for the next call, whatever share of them L2 holds.
+/// Used by `moe_kernel`; the block keeps the L2-sized share in L2 (docs/families/moe.md, "Measured and left out").
+inline void bound_weights_by_dram(work::kernel_launch& k, const moe_gemm_launch& l) {
+    if (!k.compulsory) return;
+    const double moved = std::min(k.compulsory->l2_bytes, l.weight_bytes - k.compulsory->dram_bytes);
+    if (moved <= 0) return;
+    k.compulsory->dram_bytes += moved;
+    k.compulsory->l2_bytes -= moved;
+}
+
 /// A small memory-bound kernel: `ctas` CTAs of `threads` moving `bytes` in all (read + written once).
 inline work::kernel_launch small_kernel(const std::string& name, std::int64_t ctas, int threads, double bytes,
                                         double fma_ops, const gpu::gpu_numbers& g) {

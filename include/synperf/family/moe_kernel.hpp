@@ -104,13 +104,7 @@ struct moe_kernel {
                                           " stages needs " + std::to_string(l.smem_bytes) +
                                           " bytes of shared memory per CTA, more than this GPU has (" +
                                           std::to_string(g.smem_per_cta_bytes) + ")");
-        if (cold > 0 && k.compulsory) {  // the bound: every weight byte from DRAM (the block-level bound keeps the L2-sized share in L2)
-            const double moved = std::min(k.compulsory->l2_bytes, l.weight_bytes - k.compulsory->dram_bytes);
-            if (moved > 0) {
-                k.compulsory->dram_bytes += moved;
-                k.compulsory->l2_bytes -= moved;
-            }
-        }
+        if (cold > 0) moe_detail::bound_weights_by_dram(k, l);
         // A launch takes at least one back-to-back launch time: the smallest configs' work is nanoseconds.
         k.launch_floor_us = work::back_to_back_launch_us(g);
         out.kernels.push_back(std::move(k));
