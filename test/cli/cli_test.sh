@@ -351,6 +351,12 @@ case "$case" in
       grep -q "\"$key\"" <<<"$out" || fail "no $key in $out"
     done
     grep -q '"source": "sglang_default"' <<<"$out" || fail "default config not reported: $out"
+    # SGLang ships a tuned file for H100, E 128, N 768 (Qwen3-30B-A3B at tp 1): its 256-token entry, unless told not to.
+    out="$("$synperf" predict moe --gpu h100_sxm --tokens 256 --hidden 2048 --inter 768 --experts 128 --topk 8)" || fail "predict moe tuned"
+    grep -q "32x256x128 GROUP_SIZE_M 1 num_warps 4 num_stages 2 (sglang_tuned, triton_3_2_0)" <<<"$out" || fail "tuned config not used: $out"
+    out="$("$synperf" predict moe --gpu h100_sxm --tokens 256 --hidden 2048 --inter 768 --experts 128 --topk 8 --default-config)" \
+      || fail "predict moe --default-config"
+    grep -q "64x64x32 GROUP_SIZE_M 8 num_warps 4 num_stages 3 (sglang_default)" <<<"$out" || fail "--default-config not applied: $out"
     out="$("$synperf" predict moe --gpu b200_sxm --tokens 64 --hidden 4096 --inter 14336 --experts 8 --topk 2 --ep 2 --dtype fp8 \
       --config 32,128,128,1,4,3)" || fail "predict moe with config"
     grep -q "32x128x128 GROUP_SIZE_M 1 num_warps 4 num_stages 3 (explicit)" <<<"$out" || fail "explicit config not used: $out"

@@ -170,6 +170,51 @@ TEST_CASE("moe: SGLang's default config rule") {
     CHECK(default_config(100, 8, moe_dtype::fp8, false).warps == 8);
 }
 
+TEST_CASE("moe: SGLang's tuned config file, nearest token count, wins over the default rule") {
+    using synperf::family::nearest_entry;
+    using synperf::family::sglang_tuned_config;
+    using synperf::family::sglang_tuned_file;
+    // A file's entries: the nearest key wins; on a tie the smaller (Python's min over the keys in file order).
+    constexpr sglang_tuned_file f{"h100_sxm", 8, 64, moe_dtype::bf16, false, "triton_3_5_1", "1:16,32,64,1,4,3;16:32,64,64,8,4,4;64:64,64,64,8,4,5"};
+    CHECK(nearest_entry(f, 1).bm == 16);
+    CHECK(nearest_entry(f, 8).bm == 16);   // 7 from 1, 8 from 16: 1 is nearer
+    CHECK(nearest_entry(f, 40).bm == 32);  // 24 from both 16 and 64: the smaller key
+    CHECK(nearest_entry(f, 41).bm == 64);
+    const auto far = nearest_entry(f, 100000);
+    CHECK(far.bm == 64);
+    CHECK(far.stages == 5);
+    // SGLang's H100 file E=128, N=768 (Qwen3-30B-A3B at tp 1, triton_3_2_0): its 256-token entry is 32x256x128, G1, 4 warps, 2 stages.
+    const auto c = sglang_tuned_config("h100_sxm", 128, 768, moe_dtype::bf16, false, 256);
+    REQUIRE(c.has_value());
+    CHECK(c->bm == 32);
+    CHECK(c->bn == 256);
+    CHECK(c->bk == 128);
+    CHECK(c->group_m == 1);
+    CHECK(c->stages == 2);
+    CHECK_FALSE(sglang_tuned_config("rtx_pro_6000_server", 128, 768, moe_dtype::bf16, false, 256).has_value());
+    CHECK_FALSE(sglang_tuned_config("h100_sxm", 128, 768, moe_dtype::fp8, true, 256).has_value());
+
+    // The block takes the file when the problem names its GPU (E and N of the rank), else the default rule.
+    const auto g = synperf::gpu::find_gpu("h100_sxm").numbers;
+    moe_problem p = problem(256, 2048, 768, 128, 8);
+    CHECK(moe::plan(p, g).w13.config.bm == 64);  // default rule: M > E -> 64x64x32
+    CHECK(moe::plan(p, g).tuned_file == nullptr);
+    p.tuned_configs_gpu = "h100_sxm";
+    const auto tuned = moe::plan(p, g);
+    REQUIRE(tuned.tuned_file != nullptr);
+    CHECK(tuned.tuned_file->folder == "triton_3_2_0");
+    CHECK(tuned.w13.config.bm == 32);
+    CHECK(tuned.w2.config.bn == 256);
+    // tp 3 cuts N to 256: H100 has no bf16 file for E 128, N 256.
+    moe_problem split = problem(256, 2048, 768, 128, 8, 3);
+    split.tuned_configs_gpu = "h100_sxm";
+    CHECK(moe::plan(split, g).tuned_file == nullptr);
+    // An explicit config always wins.
+    moe_problem given = problem(256, 2048, 768, 128, 8, 1, 1, moe_kernel_config{16, 32, 64, 1, 4, 3});
+    given.tuned_configs_gpu = "h100_sxm";
+    CHECK(moe::plan(given, g).w13.config.bm == 16);
+}
+
 TEST_CASE("moe: invalid inputs are clear errors") {
     const auto g = synperf::gpu::find_gpu("h100_sxm").numbers;
     using synperf::invalid_argument;

@@ -33,6 +33,7 @@ struct predict_moe_options {
     std::int64_t tokens = 0, hidden = 0, inter = 0, experts = 0, topk = 0, tp = 1, ep = 1;
     std::string dtype = "bf16";
     std::optional<std::string> config;  ///< explicit Triton config; unset: the framework's rule
+    bool default_rule = false;          ///< ignore SGLang's tuned-config files
     std::string remote = "dropped";
     std::string weights;
     std::string csv;
@@ -47,10 +48,11 @@ family::moe_kernel_config parse_config(const std::string& text) {
     return {v[0], v[1], v[2], v[3], v[4], v[5]};
 }
 
-family::moe_problem problem_of(const predict_moe_options& o) {
+family::moe_problem problem_of(const predict_moe_options& o, const gpu::runtime_gpu& g) {
     family::moe_problem p{o.tokens, o.hidden, o.inter, o.experts, o.topk, o.tp, o.ep,
                           o.dtype == "fp8" ? family::moe_dtype::fp8 : family::moe_dtype::bf16, std::nullopt};
     if (o.config) p.config = parse_config(*o.config);
+    if (!o.default_rule) p.tuned_configs_gpu = g.name;
     p.remote = o.remote == "clamped" ? family::moe_remote_slots::clamped_to_expert0 : family::moe_remote_slots::dropped;
     return p;
 }
@@ -73,7 +75,7 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
         predict_moe_options row = o;
         for (const auto& [name, field] : columns)
             if (t.has_column(name)) row.*field = t.positive_integer(r, t.column(name));
-        problems.push_back(problem_of(row));
+        problems.push_back(problem_of(row, g));
         // The plan checks the problem and the GPU before the model is loaded, so either is reported as such.
         plans.push_back(at_csv_row(t.source(), t.line(r), [&] { return family::moe::plan(problems.back(), g.numbers); }));
     }
@@ -110,7 +112,7 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
 void run_predict_moe(const predict_moe_options& o) {
     const gpu::runtime_gpu g = o.gpu.resolve();
     if (!o.csv.empty()) return run_predict_moe_csv(o, g);
-    const family::moe_problem p = problem_of(o);
+    const family::moe_problem p = problem_of(o, g);
     // The plan checks the problem and the GPU before the model is loaded, so either is reported as such.
     const family::moe_plan plan = family::moe::plan(p, g.numbers);
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");
@@ -119,7 +121,9 @@ void run_predict_moe(const predict_moe_options& o) {
     const prediction r = pred.predict(p, "sglang");
     const auto warnings = outside_training_range(*net, r.features, r.efficiency);
     const family::moe_kernel_config& c = plan.w13.config;
-    const std::string config_source = plan.explicit_config ? "explicit" : "sglang_default";
+    const std::string config_source = plan.explicit_config ? "explicit"
+                                      : plan.tuned_file     ? "sglang_tuned"
+                                                            : "sglang_default";
     const auto gemm_json = [](const family::moe_gemm_launch& l) {
         return nlohmann::json{{"n", l.n}, {"k", l.k}, {"em", l.em}, {"grid_m", l.grid_m}, {"grid_n", l.grid_n}, {"grid_ctas", l.grid},
                               {"active_ctas", l.active_ctas}, {"empty_ctas", l.empty_ctas}, {"threads", l.threads},
@@ -137,7 +141,8 @@ void run_predict_moe(const predict_moe_options& o) {
             {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
             {"bottleneck", r.bottleneck},
             {"config", {{"block_m", c.bm}, {"block_n", c.bn}, {"block_k", c.bk}, {"group_m", c.group_m}, {"num_warps", c.warps},
-                        {"num_stages", c.stages}, {"source", config_source}}},
+                        {"num_stages", c.stages}, {"source", config_source},
+                        {"tuned_file_folder", plan.tuned_file ? std::string(plan.tuned_file->folder) : std::string()}}},
             {"routing", {{"tokens", plan.routing.tokens}, {"local_experts", plan.routing.local_experts},
                          {"remote_slots", std::string(family::to_string(p.remote))}, {"dropped_slots", plan.routing.dropped},
                          {"active_experts", plan.routing.active_experts()}, {"assignments", plan.routing.assignments()}}},
@@ -151,8 +156,8 @@ void run_predict_moe(const predict_moe_options& o) {
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {:.3f}\n", r.efficiency);
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
-    fmt::print("  config       {}x{}x{} GROUP_SIZE_M {} num_warps {} num_stages {} ({})\n", c.bm, c.bn, c.bk, c.group_m, c.warps,
-               c.stages, config_source);
+    fmt::print("  config       {}x{}x{} GROUP_SIZE_M {} num_warps {} num_stages {} ({}{})\n", c.bm, c.bn, c.bk, c.group_m, c.warps,
+               c.stages, config_source, plan.tuned_file ? fmt::format(", {}", plan.tuned_file->folder) : std::string());
     fmt::print("  routing      {} tokens on this rank, {} of {} local experts active, {} assignments (balanced)\n",
                plan.routing.tokens, plan.routing.active_experts(), plan.routing.local_experts, plan.routing.assignments());
     fmt::print("  padding      num_tokens_post_padded {}, sorted-id buffer (EM) {}\n", plan.alignment.post_padded, plan.alignment.buffer);
@@ -182,7 +187,10 @@ void add_predict_moe_command(CLI::App& predict) {
     cmd->add_option("--dtype", o.dtype, "bf16 or fp8 (W8A8; 128x128 block scales when H and I / tp are multiples of 128)")
         ->check(CLI::IsMember({"bf16", "fp8"}))
         ->capture_default_str();
-    cmd->add_option("--config", o.config, "explicit Triton config BM,BN,BK,GROUP_M,warps,stages (default: SGLang's default rule)");
+    cmd->add_option("--config", o.config,
+                    "explicit Triton config BM,BN,BK,GROUP_M,warps,stages (default: SGLang's tuned file for this GPU and shape if it "
+                    "ships one, else its default rule)");
+    cmd->add_flag("--default-config", o.default_rule, "ignore SGLang's tuned-config files: its default rule only");
     cmd->add_option("--ep-remote", o.remote,
                     "ep > 1: slots routed to other ranks are dropped (SGLang serving) or clamped to local expert 0 (the "
                     "current aiconfigurator collector)")

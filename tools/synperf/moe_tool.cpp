@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/core.h>
+
 #include <synperf/data/moe_rows.hpp>
 #include <synperf/family/moe.hpp>
 #include <synperf/gpu/registry.hpp>
@@ -33,6 +35,7 @@ std::vector<sample> load_moe(const std::filesystem::path& dir, const data::proto
     for (const auto& r : rows)
         if (!numbers.contains(r.gpu)) numbers.emplace(r.gpu, gpu::find_gpu(r.gpu).numbers);
     std::vector<sample> out(rows.size());
+    std::vector<char> tuned(rows.size(), 0);  // the row ran one of SGLang's tuned config files
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_moe& r = rows[i];
         const gpu::gpu_numbers& g = numbers.at(r.gpu);
@@ -49,7 +52,9 @@ std::vector<sample> load_moe(const std::filesystem::path& dir, const data::proto
         s.take_analysis(std::move(p));
         s.level = 0;
         s.latency_us = r.latency_us;
-        s.roofline_us = moe_roofline_us(r.problem, family::moe::plan(r.problem, g), g);
+        const family::moe_plan plan = family::moe::plan(r.problem, g);
+        s.roofline_us = moe_roofline_us(r.problem, plan, g);
+        tuned[i] = plan.tuned_file != nullptr;
         s.label = proto.label(r.gpu);
         s.part = data::part_of(r.shape_hash);
         const auto& q = r.problem;
@@ -57,6 +62,17 @@ std::vector<sample> load_moe(const std::filesystem::path& dir, const data::proto
                  static_cast<std::int64_t>(r.latency_us * 1e3)};
         s.key_size = 8;
     });
+    std::map<std::string, std::pair<std::size_t, std::size_t>> per_gpu;  // GPU -> (rows on a tuned file, rows)
+    for (std::size_t i = 0; i < out.size(); ++i)
+        if (!out[i].gpu.empty()) {
+            auto& [with_file, all] = per_gpu[out[i].gpu];
+            with_file += std::size_t(tuned[i]);
+            ++all;
+        }
+    std::string ran_tuned;
+    for (const auto& [gpu, n] : per_gpu)
+        ran_tuned += fmt::format("{}{} {:.1f} %", ran_tuned.empty() ? "" : ", ", gpu, 100.0 * double(n.first) / double(n.second));
+    notes.push_back("rows whose config came from an SGLang tuned file (the rest ran its default rule): " + ran_tuned);
     // Rows whose default config cannot launch as estimated here (Triton's shared memory above the GPU's) are
     // left out: the collector must have run another config for them, which this decomposer does not know.
     const std::size_t before = out.size();

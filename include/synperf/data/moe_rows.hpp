@@ -54,7 +54,7 @@ inline void read_moe_file(const std::filesystem::path& file, const std::string& 
         m.gpu = gpu;
         m.problem = {t.positive_integer(r, c_t), t.positive_integer(r, c_h), t.positive_integer(r, c_i), t.positive_integer(r, c_e),
                      t.positive_integer(r, c_k), t.positive_integer(r, c_tp), t.positive_integer(r, c_ep), d, std::nullopt,
-                     collector_remote_slots(gpu)};
+                     collector_remote_slots(gpu), gpu};  // the GPU's SGLang tuned-config files apply
         const double ms = t.number(r, c_lat);
         if (!(ms > 0)) throw load_error(file.string(), t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
         m.latency_us = ms * 1e3;

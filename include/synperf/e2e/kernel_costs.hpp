@@ -305,6 +305,7 @@ private:
         q.ep = p.ep;
         q.remote = family::moe_remote_slots::dropped;  // serving: the slots of other GPUs' experts are skipped
         q.dtype = p.fp8 ? family::moe_dtype::fp8 : family::moe_dtype::bf16;
+        if (node_) q.tuned_configs_gpu = node_->gpu;  // SGLang's tuned config files for this GPU, if it ships any
         return moe_->predict(q, "sglang").latency_us;
     }
 

@@ -30,7 +30,9 @@
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
 #include "synperf/family/memory_bound.hpp"
+#include "synperf/family/moe_config.hpp"
 #include "synperf/family/moe_routing.hpp"
+#include "synperf/family/moe_tuned_config.hpp"
 #include "synperf/family/triton_dot.hpp"
 #include "synperf/features/analysis.hpp"
 #include "synperf/gpu/numbers.hpp"
@@ -39,19 +41,6 @@
 #include "synperf/work/task.hpp"
 
 namespace synperf::family {
-
-/// Weight and activation type of the experts.
-enum class moe_dtype { bf16, fp8 };
-
-[[nodiscard]] constexpr std::string_view to_string(moe_dtype d) noexcept { return d == moe_dtype::bf16 ? "bf16" : "fp8"; }
-
-/// A Triton fused_moe_kernel config (the keys of SGLang's / vLLM's tuned-config JSON files).
-struct moe_kernel_config {
-    int bm = 0, bn = 0, bk = 0;
-    int group_m = 1;
-    int warps = 4;
-    int stages = 3;
-};
 
 /// One MoE block on one rank of an ep x tp group.
 struct moe_problem {
@@ -63,8 +52,10 @@ struct moe_problem {
     std::int64_t tp = 1;
     std::int64_t ep = 1;
     moe_dtype dtype = moe_dtype::bf16;
-    std::optional<moe_kernel_config> config;  ///< explicit config for both GEMMs; else SGLang's default rule
+    std::optional<moe_kernel_config> config;  ///< explicit config for both GEMMs; else SGLang's rule
     moe_remote_slots remote = moe_remote_slots::dropped;  ///< ep > 1: what the kernels do with remote slots
+    /// The GPU id (as `gpu::find_gpu` names it) whose SGLang tuned-config files apply; empty: the default rule only.
+    std::string tuned_configs_gpu{};
 };
 
 /// One of the two grouped GEMMs as launched.
@@ -90,6 +81,7 @@ struct moe_plan {
     moe_alignment alignment;
     moe_gemm_launch w13, w2;
     bool explicit_config = false;
+    const sglang_tuned_file* tuned_file = nullptr;  ///< the SGLang file the config came from, if any
     std::vector<work::kernel_launch> kernels;  ///< w13 first, then w2, then the small kernels
     double small_theoretical_share = 0;        ///< filled by features: share of the bound in small kernels
 };
@@ -336,9 +328,18 @@ struct moe {
         return p.dtype == moe_dtype::fp8 && p.hidden % moe_detail::quant_group == 0 && (p.inter / p.tp) % moe_detail::quant_group == 0;
     }
 
-    /// The config SGLang runs: the explicit one, else the default rule for (tokens seen, local experts, dtype).
+    /// The SGLang tuned-config file for this block on its GPU (E = local experts, N = I / tp), if SGLang ships one.
+    static const sglang_tuned_file* tuned_file(const moe_problem& p) noexcept {
+        if (p.config || p.tuned_configs_gpu.empty()) return nullptr;
+        return sglang_tuned_file_for(p.tuned_configs_gpu, p.experts / p.ep, p.inter / p.tp, p.dtype, block_quant(p));
+    }
+
+    /// The config SGLang runs: the explicit one, else its tuned file's entry nearest to the rank's token count, else
+    /// the default rule for (tokens seen, local experts, dtype).
     static moe_kernel_config chosen_config(const moe_problem& p, const moe_routing& r) {
-        return p.config ? *p.config : moe_detail::default_config(r.tokens, r.local_experts, p.dtype, block_quant(p));
+        if (p.config) return *p.config;
+        if (const sglang_tuned_file* f = tuned_file(p)) return nearest_entry(*f, r.tokens);
+        return moe_detail::default_config(r.tokens, r.local_experts, p.dtype, block_quant(p));
     }
 
     static moe_plan plan(const moe_problem& p, const gpu::gpu_numbers& g) {
@@ -351,6 +352,7 @@ struct moe {
         const moe_routing& r = out.routing;
         const moe_kernel_config c = chosen_config(p, r);
         out.explicit_config = p.config.has_value();
+        out.tuned_file = tuned_file(p);
         out.alignment = align_block_size(r, p.topk, c.bm);
         const std::int64_t i_local = p.inter / p.tp;
         const std::int64_t t = r.tokens, assignments = t * p.topk;
