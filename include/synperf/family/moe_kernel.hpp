@@ -14,6 +14,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
