@@ -11,5 +11,6 @@
 #include "synperf/family/fp8_linear.hpp"
 #include "synperf/family/memory_bound.hpp"
 #include "synperf/family/moe.hpp"
+#include "synperf/family/moe_kernel.hpp"
 #include "synperf/family/rmsnorm.hpp"
 #include "synperf/family/silu_mul.hpp"
