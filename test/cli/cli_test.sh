@@ -451,6 +451,14 @@ case "$case" in
     printf 'tokens,block_m\n1,16\n0,16\n' > "$work/mk_bad.csv"
     expect_error "mk_bad.csv:3: column 'tokens': expected a positive integer, got '0'" predict moe_kernel --gpu l40 --hidden 4096 \
       --inter 1536 --experts 128 --topk 8 --block-n 64 --block-k 64 --csv "$work/mk_bad.csv"
+    # A malformed measurement file names its file, line and column.
+    mkdir -p "$work/mk_data/pipeweave/moe_dse"
+    printf 'weight_type,M,E,topk,H,N,BLOCK_SIZE_M,BLOCK_SIZE_N,BLOCK_SIZE_K,GROUP_SIZE_M,num_warps,num_stages,avg_duration,sample_count\nw13,1,8,2,1024,512,16,32,128,1,99999,3,5.0,3\n' \
+      > "$work/mk_data/pipeweave/moe_dse/moe_dse_H800_99.csv"
+    expect_error "moe_dse_H800_99.csv:2: column 'num_warps': expected a config value <= 4096, got 99999" eval moe_kernel --data "$work/mk_data"
+    printf 'weight_type,M,E,topk,H,N,BLOCK_SIZE_M,BLOCK_SIZE_N,BLOCK_SIZE_K,GROUP_SIZE_M,num_warps,num_stages,avg_duration,sample_count\nw5,1,8,2,1024,512,16,32,128,1,4,3,5.0,3\n' \
+      > "$work/mk_data/pipeweave/moe_dse/moe_dse_H800_99.csv"
+    expect_error "moe_dse_H800_99.csv:2: column 'weight_type': expected w13 or w2, got 'w5'" eval moe_kernel --data "$work/mk_data"
     if [[ -n "$data" && -d "$data/pipeweave/moe_dse" ]]; then
       out="$("$synperf" eval moe_kernel --data "$data" --json)" || fail "eval moe_kernel"
       for gpu in a100_sxm a40 h20 h800 l40 rtx_pro_6000_server; do

@@ -50,7 +50,9 @@ inline void read_moe_kernel_file(const std::filesystem::path& file, const std::s
                       c_stages = t.column("num_stages"), c_lat = t.column("avg_duration");
     const auto small = [&](std::size_t r, std::size_t c) {
         const std::int64_t v = t.positive_integer(r, c);
-        if (v > 4096) throw load_error(file.string(), t.line(r), 0, "expected a config value <= 4096, got " + std::to_string(v));
+        if (v > 4096)
+            throw load_error(file.string(), t.line(r), 0,
+                             "column '" + std::string(t.header()[c]) + "': expected a config value <= 4096, got " + std::to_string(v));
         return int(v);
     };
     for (std::size_t r = 0; r < t.rows(); ++r) {
