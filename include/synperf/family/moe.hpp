@@ -226,6 +226,16 @@ inline work::kernel_launch gemm_launch(moe_gemm_launch& l, const moe_routing& r,
     return k;
 }
 
+/// Rejects a launch whose config cannot run on `g`: shared memory above the per-CTA limit, or no CTA fits an SM.
+inline void require_launchable(const moe_gemm_launch& l, const gpu::gpu_numbers& g, std::string_view family) {
+    if (l.smem_bytes <= g.smem_per_cta_bytes && gpu::ctas_per_sm(g, {l.threads, l.regs, l.smem_bytes}) >= 1) return;
+    const moe_kernel_config& c = l.config;
+    synperf::detail::report_error(std::string(family) + ": the " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" +
+                                  std::to_string(c.bk) + " config with " + std::to_string(c.stages) + " stages needs " +
+                                  std::to_string(l.smem_bytes) + " bytes of shared memory per CTA, more than this GPU has (" +
+                                  std::to_string(g.smem_per_cta_bytes) + ")");
+}
+
 /// Moves the launch's weight bytes into the DRAM term of its bound. For weights the kernel streams in the same order
 /// every call and that do not fit in L2: none of them is left in L2 for the next call, whatever share of them L2 holds.
 /// Used by `moe_kernel`; the block keeps the L2-sized share in L2 (docs/families/moe.md, "Measured and left out").
@@ -334,11 +344,11 @@ struct moe {
         return sglang_tuned_file_for(p.tuned_configs_gpu, p.experts / p.ep, p.inter / p.tp, p.dtype, block_quant(p));
     }
 
-    /// The config SGLang runs: the explicit one, else its tuned file's entry nearest to the rank's token count, else
-    /// the default rule for (tokens seen, local experts, dtype).
-    static moe_kernel_config chosen_config(const moe_problem& p, const moe_routing& r) {
+    /// The config SGLang runs: the explicit one, else its tuned file's (`file`, from `tuned_file(p)`) entry nearest to
+    /// the rank's token count, else the default rule for (tokens seen, local experts, dtype).
+    static moe_kernel_config chosen_config(const moe_problem& p, const moe_routing& r, const sglang_tuned_file* file) {
         if (p.config) return *p.config;
-        if (const sglang_tuned_file* f = tuned_file(p)) return nearest_entry(*f, r.tokens);
+        if (file) return nearest_entry(*file, r.tokens);
         return moe_detail::default_config(r.tokens, r.local_experts, p.dtype, block_quant(p));
     }
 
@@ -350,9 +360,9 @@ struct moe {
         moe_plan out;
         out.routing = balanced_routing(p.tokens, p.experts, p.topk, p.ep, p.remote);
         const moe_routing& r = out.routing;
-        const moe_kernel_config c = chosen_config(p, r);
         out.explicit_config = p.config.has_value();
         out.tuned_file = tuned_file(p);
+        const moe_kernel_config c = chosen_config(p, r, out.tuned_file);
         out.alignment = align_block_size(r, p.topk, c.bm);
         const std::int64_t i_local = p.inter / p.tp;
         const std::int64_t t = r.tokens, assignments = t * p.topk;
@@ -372,11 +382,8 @@ struct moe {
         out.w2.a_rows = assignments;
         work::kernel_launch k13 = gemm_launch(out.w13, r, out.alignment, p.topk, true, p.dtype, block_quant(p), g, cold, "fused_moe_w13");
         work::kernel_launch k2 = gemm_launch(out.w2, r, out.alignment, p.topk, false, p.dtype, block_quant(p), g, cold, "fused_moe_w2");
-        for (const auto* l : {&out.w13, &out.w2})
-            if (l->smem_bytes > g.smem_per_cta_bytes || gpu::ctas_per_sm(g, {l->threads, l->regs, l->smem_bytes}) < 1)
-                synperf::detail::report_error("moe: the " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) +
-                                              " config with " + std::to_string(c.stages) + " stages needs " + std::to_string(l->smem_bytes) +
-                                              " bytes of shared memory per CTA, more than this GPU has");
+        require_launchable(out.w13, g, name);
+        require_launchable(out.w2, g, name);
         out.kernels.push_back(std::move(k13));
         out.kernels.push_back(std::move(k2));
 

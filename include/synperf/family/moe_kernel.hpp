@@ -22,7 +22,6 @@
 #include "synperf/family/moe.hpp"
 #include "synperf/features/analysis.hpp"
 #include "synperf/gpu/numbers.hpp"
-#include "synperf/gpu/occupancy.hpp"
 #include "synperf/work/launch.hpp"
 
 namespace synperf::family {
@@ -100,12 +99,7 @@ struct moe_kernel {
         const double cold = weights > g.l2_bytes ? 1.0 : 0.0;
         work::kernel_launch k = moe_detail::gemm_launch(l, out.routing, out.alignment, p.topk, w13, moe_dtype::bf16, false, g, cold,
                                                          std::string("fused_moe_") + std::string(to_string(p.weight)));
-        if (l.smem_bytes > g.smem_per_cta_bytes || gpu::ctas_per_sm(g, {l.threads, l.regs, l.smem_bytes}) < 1)
-            synperf::detail::report_error("moe_kernel: the " + std::to_string(p.config.bm) + "x" + std::to_string(p.config.bn) + "x" +
-                                          std::to_string(p.config.bk) + " config with " + std::to_string(p.config.stages) +
-                                          " stages needs " + std::to_string(l.smem_bytes) +
-                                          " bytes of shared memory per CTA, more than this GPU has (" +
-                                          std::to_string(g.smem_per_cta_bytes) + ")");
+        moe_detail::require_launchable(l, g, name);
         if (cold > 0) moe_detail::bound_weights_by_dram(k, l);
         // A launch takes at least one back-to-back launch time: the smallest configs' work is nanoseconds.
         k.launch_floor_us = work::back_to_back_launch_us(g);
