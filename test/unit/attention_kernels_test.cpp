@@ -464,6 +464,35 @@ TEST_CASE("trtllm decode: plain MHA runs MMHA, which converts an FP8 cache in so
                           0.5 * convert));
 }
 
+TEST_CASE("trtllm decode: MMHA's block size and blocks per sequence follow mmha_launch_kernel_ex") {
+    namespace td = attn::trtllm_detail;
+    // H100, 132 SMs; 256 threads x 64 registers: 4 CTAs per SM. One request of 32 heads leaves SMs idle, so the
+    // CTA grows to 1024 threads (4 x 256, one per SM); a block then covers 1024 / 16 x 8 = 512 timesteps, and a
+    // 64K sequence could take 129, but the op allows ceil(132 / 32) = 5 blocks per sequence.
+    td::mmha_launch l = td::mmha_multi_block(1, 32, 128, 65536, h100);
+    CHECK(l.threads == 1024);
+    CHECK(l.splits == 5);
+    // A short sequence fills one unrolled loop: no split.
+    CHECK(td::mmha_multi_block(1, 32, 128, 100, h100).splits == 1);
+    // 64 x 32 CTAs are 15 per SM: the 256-thread kernel, one block per sequence...
+    l = td::mmha_multi_block(64, 32, 128, 16384, h100);
+    CHECK(l.threads == 256);
+    CHECK(l.splits == 1);
+    // ...unless the sequence's fp32 logits (4 x 65537 B) exceed a CTA's shared memory (227 KiB less 2 KiB): two blocks.
+    CHECK(td::mmha_multi_block(64, 32, 128, 65536, h100).splits == 2);
+    // A100, 108 SMs, 8 x 32 CTAs: ceil(108 x 4 / 256) = 2, so 512 threads; 2 of them per SM give one block per sequence.
+    l = td::mmha_multi_block(8, 32, 128, 4096, a100);
+    CHECK(l.threads == 512);
+    CHECK(l.splits == 1);
+    // The plan uses it.
+    attention_problem p = decode(1, 65536, 32, 32, 128);
+    p.backend = attn::framework::trtllm;
+    const attn::attention_plan plan = attn::trtllm::plan(p, h100);
+    CHECK(plan.variant == "trtllm_mmha");
+    CHECK(plan.splits == 5);
+    CHECK(plan.kernels[0].launch.threads_per_cta == 1024);
+}
+
 TEST_CASE("fa2 varlen grid: CTAs past a short request's rows exit without work") {
     attention_problem p = prefill(1, 1, 1, 4, 4, 128);
     p.requests = attn::ragged_batch({1024, 128}, {1024, 128});

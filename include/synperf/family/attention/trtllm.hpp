@@ -31,8 +31,9 @@
 ///   per (KV head, request). A 16-bit query over an FP8 cache runs XQA even when the gain test fails, since
 ///   MMHA has no kernel for that pair (DecoderXQARunner::shouldUse): a small batch then streams each
 ///   sequence through one CTA. Otherwise (plain MHA included) MMHA (masked multi-head attention on CUDA
-///   cores, one CTA per (query head, request, split)), whose split count is approximated with the same rule
-///   over query heads; below sm_90 it converts an FP8 cache in software (mmha_fp8_convert_ops).
+///   cores, one CTA per (query head, request, split)) in multi-block mode: 256 to 1024 threads and the blocks
+///   per sequence of mmha_launch_kernel_ex / multi_block_grid_setup (`mmha_multi_block`); below sm_90 it
+///   converts an FP8 cache in software (mmha_fp8_convert_ops).
 /// FP8 context (fp8_compute) runs on the FP8 tensor rate; XQA with an FP8 cache on sm_90 is the QGMMA
 /// (FP8 wgmma) kernel, elsewhere FP8 K/V are converted to 16 bit before the MMA.
 #include <algorithm>
@@ -79,6 +80,40 @@ inline constexpr int max_sub_sequences = 8192;            // XQA multi-block wor
     count = std::max(count, 1);
     count = int(std::max<std::int64_t>(std::min<std::int64_t>(count, max_sub_sequences / std::max<std::int64_t>(batch, 1)), 1));
     return count;
+}
+
+/// MMHA's launch in multi-block mode (TensorRT-LLM's default): threads per CTA and blocks per sequence.
+struct mmha_launch {
+    int threads = 256;
+    int splits = 1;
+};
+
+inline constexpr int mmha_regs = 64;  // registers per thread (approximation: the cubins' count is not published)
+
+/// mmha_launch_kernel_ex and multi_block_grid_setup (decoderMaskedMultiheadAttentionLaunch.h), with the op's tile
+/// bounds (AttentionOp::getMaxNumSeqLenTile): the 256-thread kernel grows to 512 or 1024 threads when batch x heads
+/// CTAs leave SMs idle (by the ratio of the resident 256-thread CTAs to the CTAs per SM the grid gives, if the larger
+/// CTA still fits); a sequence is then split into blocks that each cover at least one unrolled KV loop
+/// (threads / threads-per-value x 8 timesteps), at most enough for one CTA per SM over the grid, at least enough for
+/// the chunk's fp32 logits to fit in shared memory.
+[[nodiscard]] inline mmha_launch mmha_multi_block(std::int64_t batch, int heads, int head_dim, std::int64_t history,
+                                                 const gpu::gpu_numbers& g) {
+    const std::int64_t sms = g.sm_count, grid = std::max<std::int64_t>(1, batch * heads);
+    const auto resident = [&](int threads) { return gpu::occupancy(g, {threads, mmha_regs, 0}).ctas_per_sm; };
+    const std::int64_t per_sm = std::max(1, resident(256));
+    const std::int64_t factor = std::min<std::int64_t>(ceil_div(sms * per_sm, grid), per_sm);
+    const std::int64_t wanted = std::min<std::int64_t>(256 * factor, 1024);
+    mmha_launch out;
+    out.threads = wanted < 512 ? 256 : wanted < 1024 ? 512 : 1024;
+    while (out.threads > 256 && resident(out.threads) < 1) out.threads /= 2;
+    const int dh_max = head_dim <= 64 ? 64 : head_dim <= 128 ? 128 : head_dim <= 256 ? 256 : 512;
+    const int threads_per_value = std::max(1, dh_max * 2 / 16);  // 16 bytes of a 16-bit query per thread
+    const std::int64_t kv_loop = ceil_div(out.threads, threads_per_value) * 8;
+    const std::int64_t min_tile = std::max<std::int64_t>(1, ceil_div(4 * (history + 1), std::max(1, g.smem_per_cta_bytes - 2048)));
+    const std::int64_t max_tile = std::min(ceil_div(history + 1, kv_loop), std::max(min_tile, ceil_div(sms, grid)));
+    const std::int64_t balanced = ceil_div(sms * std::max(1, resident(out.threads)), grid);
+    out.splits = int(std::max(min_tile, std::min(balanced, max_tile)));
+    return out;
 }
 
 /// fmha_v2 flash-attention tile (query rows x KV step) on sm_80/86/89/120.
@@ -285,7 +320,8 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
     } else {
         // MMHA: one query head per CTA on CUDA cores; each CTA reads its KV head's cache (L2 serves the
         // group's re-reads).
-        const int splits = multi_block_count(batch, p.heads, history, g.sm_count);
+        const mmha_launch launch = mmha_multi_block(batch, p.heads, d, history, g);
+        const int splits = launch.splits;
         out.variant = "trtllm_mmha";
         out.tile_q = 1;
         out.tile_kv = 32;
@@ -296,7 +332,7 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         k.name = "masked_multihead_attention_kernel_h" + std::to_string(d) + "_kv" + cache + (splits > 1 ? "_multiblock" : "");
         const std::int64_t chunk = ceil_div(std::max<std::int64_t>(history, 1), splits);
         const int logits = int(std::min<std::int64_t>(chunk * 4 + 4096, std::max(4096, g.smem_per_cta_bytes - 2048)));
-        k.launch = {256, 64, logits};
+        k.launch = {launch.threads, mmha_regs, logits};
         for (const auto& r : p.requests) add_decode_splits(k, p, r, p.heads, splits, 32, base, 1.0, true);
         v_reads_miss_l2 = p.v_aliases_k && !mmha_v_pass_hits_l2(p, g, k.launch, splits, chunk);
     }
