@@ -313,8 +313,11 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         base.mma_issue = gmma ? gpu::mma_issue::native : gpu::mma_issue::warp_sync;  // wgmma, or HMMA (mma.sync)
         k.name = std::string(gmma ? "xqa_kernel_sm90_gmma" : "xqa_kernel_hmma") + "_kv" + cache + "_h" + std::to_string(d) + "_g" +
                  std::to_string(grp) + "_tokensPerPage" + std::to_string(p.page_size) + (splits > 1 ? "_multiblock" : "");
+        // Block (128, 1, 3) for the GMMA kernel, (128, 1, 2) for HMMA (the launches in decoderXQAImplJIT /
+        // decoderXQAImplPrecompiled). Registers per thread are estimates; HMMA's 64 keeps four CTAs per SM by registers
+        // (with 128, two: a worse fit on the training GPUs, docs/families/attention.md).
         k.launch = gmma ? work::launch_config{384, 168, std::min(g.smem_per_cta_bytes, 2 * 128 * (d + dv) * int(kve) + 64 * d * 2 + 16384)}
-                        : work::launch_config{128, 128, std::min(g.smem_per_cta_bytes, 2 * 64 * (d + dv) * int(kve) + out.tile_q * d * 2 + 4096)};
+                        : work::launch_config{256, 64, std::min(g.smem_per_cta_bytes, 2 * 64 * (d + dv) * int(kve) + out.tile_q * d * 2 + 4096)};
         for (const auto& r : p.requests)
             add_decode_splits(k, p, r, p.kv_heads, splits, out.tile_kv, base, double(grp), true);
     } else {
