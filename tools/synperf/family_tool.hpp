@@ -5,6 +5,7 @@
 // Each family registers one `family_tool` (family_registry.cpp): how to read its measured rows and turn
 // them into samples (features, theoretical time, framework level, split). Training, evaluation and the
 // baselines are written once, over samples.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -69,6 +70,14 @@ struct family_tool {
     /// models/protocol/<name>.loo-<gpu>.mlp, each trained on the other GPUs and evaluated on that one.
     bool leave_one_out = false;
 };
+
+/// Removes the samples a loader left without a GPU name (rows its decomposer could not plan) and notes how many,
+/// followed by `why` ("whose config needs ...").
+inline void drop_unplanned(std::vector<sample>& out, std::vector<std::string>& notes, std::string_view why) {
+    const std::size_t before = out.size();
+    std::erase_if(out, [](const sample& s) { return s.gpu.empty(); });
+    if (out.size() != before) notes.push_back("excluded " + std::to_string(before - out.size()) + " rows " + std::string(why));
+}
 
 /// A family's tool with what the policy `F` states itself (name, feature names, framework levels) filled in.
 template <class F>

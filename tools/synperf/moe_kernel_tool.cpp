@@ -57,11 +57,7 @@ std::vector<sample> load_moe_kernel(const std::filesystem::path& dir, const data
         s.key_size = 7;
     });
     // A measured config whose shared memory the estimate here puts above the GPU's cannot be decomposed as launched.
-    const std::size_t before = out.size();
-    std::erase_if(out, [](const sample& s) { return s.gpu.empty(); });
-    if (out.size() != before)
-        notes.push_back("excluded " + std::to_string(before - out.size()) +
-                        " rows whose config needs more shared memory per CTA, as estimated here, than the GPU has");
+    drop_unplanned(out, notes, "whose config needs more shared memory per CTA, as estimated here, than the GPU has");
     return out;
 }
 

@@ -75,11 +75,7 @@ std::vector<sample> load_moe(const std::filesystem::path& dir, const data::proto
     notes.push_back("rows whose config came from an SGLang tuned file (the rest ran its default rule): " + ran_tuned);
     // Rows whose default config cannot launch as estimated here (Triton's shared memory above the GPU's) are
     // left out: the collector must have run another config for them, which this decomposer does not know.
-    const std::size_t before = out.size();
-    std::erase_if(out, [](const sample& s) { return s.gpu.empty(); });
-    if (out.size() != before)
-        notes.push_back("excluded " + std::to_string(before - out.size()) +
-                        " rows whose SGLang default config needs more shared memory per CTA than the GPU has");
+    drop_unplanned(out, notes, "whose SGLang default config needs more shared memory per CTA than the GPU has");
     return out;
 }
 

@@ -3,7 +3,6 @@
 /// \file SGLang's tuned fused_moe config lookup (fused_moe_triton_config.py, try_get_optimal_moe_config): the file of
 /// (device, E on the rank, N = I / tp, dtype, block shape), then its entry whose token count is nearest to M.
 #include <cstdint>
-#include <cstdlib>
 #include <optional>
 #include <string_view>
 
