@@ -26,9 +26,7 @@ std::vector<sample> load_allreduce(const std::filesystem::path& dir, const data:
     if (skipped.multi_node > 0)
         notes.push_back(fmt::format("{} Vidur rows spanning several nodes left out (inter-node network not modelled)",
                                     skipped.multi_node));
-    std::map<std::string, gpu::gpu_numbers> numbers;
-    for (const auto& r : rows)
-        if (!numbers.contains(r.gpu)) numbers.emplace(r.gpu, gpu::find_gpu(r.gpu).numbers);
+    const std::map<std::string, gpu::gpu_numbers> numbers = gpu_numbers_of(rows);
     std::vector<sample> out(rows.size());
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_collective& r = rows[i];

@@ -43,9 +43,7 @@ std::vector<sample> load_attention(const std::filesystem::path& dir, const data:
                                     "passed to SGLang as window_left 0): as full causal they would run up to 14.6x the "
                                     "tensor peak (MANIFEST.md, known anomalies)",
                                     skipped.b200_sglang_window_zero));
-    std::map<std::string, gpu::gpu_numbers> numbers;
-    for (const auto& r : rows)
-        if (!numbers.contains(r.gpu)) numbers.emplace(r.gpu, gpu::find_gpu(r.gpu).numbers);
+    const std::map<std::string, gpu::gpu_numbers> numbers = gpu_numbers_of(rows);
     std::vector<sample> out(rows.size());
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_attention& r = rows[i];

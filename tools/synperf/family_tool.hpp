@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include <synperf/data/protocol.hpp>
+#include <synperf/gpu/registry.hpp>
 #include <synperf/predictor/prediction.hpp>
 
 namespace synperf::cli {
@@ -70,6 +72,16 @@ struct family_tool {
     /// models/protocol/<name>.loo-<gpu>.mlp, each trained on the other GPUs and evaluated on that one.
     bool leave_one_out = false;
 };
+
+/// The numbers of every GPU the measured `rows` name (each row's `gpu`), looked up once per GPU before the rows
+/// are analyzed in parallel.
+template <class Rows>
+[[nodiscard]] std::map<std::string, gpu::gpu_numbers> gpu_numbers_of(const Rows& rows) {
+    std::map<std::string, gpu::gpu_numbers> numbers;
+    for (const auto& r : rows)
+        if (!numbers.contains(r.gpu)) numbers.emplace(r.gpu, gpu::find_gpu(r.gpu).numbers);
+    return numbers;
+}
 
 /// Removes the samples a loader left without a GPU name (rows its decomposer could not plan) and notes how many,
 /// followed by `why` ("whose config needs ...").

@@ -30,9 +30,7 @@ std::string kernels_of(const family::fp8_linear_problem& p, const gpu::gpu_numbe
 
 std::vector<sample> load_fp8_linear(const std::filesystem::path& dir, const data::protocol& proto, std::vector<std::string>&) {
     const std::vector<data::measured_fp8_linear> rows = data::read_fp8_linear_rows(dir);
-    std::map<std::string, gpu::gpu_numbers> numbers;
-    for (const auto& r : rows)
-        if (!numbers.contains(r.gpu)) numbers.emplace(r.gpu, gpu::find_gpu(r.gpu).numbers);
+    const std::map<std::string, gpu::gpu_numbers> numbers = gpu_numbers_of(rows);
     std::vector<sample> out(rows.size());
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_fp8_linear& r = rows[i];

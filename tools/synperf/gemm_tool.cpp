@@ -24,9 +24,7 @@ double gemm_roofline_us(const family::gemm_problem& p, const gpu::gpu_numbers& g
 
 std::vector<sample> load_gemm(const std::filesystem::path& dir, const data::protocol& proto, std::vector<std::string>&) {
     const std::vector<data::measured_gemm> rows = data::read_gemm_rows(dir);
-    std::map<std::string, gpu::gpu_numbers> numbers;
-    for (const auto& r : rows)
-        if (!numbers.contains(r.gpu)) numbers.emplace(r.gpu, gpu::find_gpu(r.gpu).numbers);
+    const std::map<std::string, gpu::gpu_numbers> numbers = gpu_numbers_of(rows);
     std::vector<sample> out(rows.size());
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_gemm& r = rows[i];

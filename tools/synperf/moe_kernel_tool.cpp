@@ -27,9 +27,7 @@ double moe_kernel_roofline_us(const family::moe_kernel_problem& p, const family:
 
 std::vector<sample> load_moe_kernel(const std::filesystem::path& dir, const data::protocol& proto, std::vector<std::string>& notes) {
     const std::vector<data::measured_moe_kernel> rows = data::read_moe_kernel_rows(dir);
-    std::map<std::string, gpu::gpu_numbers> numbers;
-    for (const auto& r : rows)
-        if (!numbers.contains(r.gpu)) numbers.emplace(r.gpu, gpu::find_gpu(r.gpu).numbers);
+    const std::map<std::string, gpu::gpu_numbers> numbers = gpu_numbers_of(rows);
     std::vector<sample> out(rows.size());
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_moe_kernel& r = rows[i];

@@ -31,9 +31,7 @@ double moe_roofline_us(const family::moe_problem& p, const family::moe_plan& pla
 
 std::vector<sample> load_moe(const std::filesystem::path& dir, const data::protocol& proto, std::vector<std::string>& notes) {
     const std::vector<data::measured_moe> rows = data::read_moe_rows(dir);
-    std::map<std::string, gpu::gpu_numbers> numbers;
-    for (const auto& r : rows)
-        if (!numbers.contains(r.gpu)) numbers.emplace(r.gpu, gpu::find_gpu(r.gpu).numbers);
+    const std::map<std::string, gpu::gpu_numbers> numbers = gpu_numbers_of(rows);
     std::vector<sample> out(rows.size());
     std::vector<char> tuned(rows.size(), 0);  // the row ran one of SGLang's tuned config files
     parallel_for(rows.size(), [&](std::size_t i) {

@@ -29,9 +29,7 @@ std::vector<sample> load_rmsnorm(const std::filesystem::path& dir, const data::p
     const std::vector<data::measured_rmsnorm> rows = data::read_rmsnorm_rows(dir, &skipped);
     if (skipped.non_gated > 0)
         notes.push_back(fmt::format("{} Vidur rows of non-gated models left out (phi-2: LayerNorm, not RMSNorm)", skipped.non_gated));
-    std::map<std::string, gpu::gpu_numbers> numbers;
-    for (const auto& r : rows)
-        if (!numbers.contains(r.gpu)) numbers.emplace(r.gpu, gpu::find_gpu(r.gpu).numbers);
+    const std::map<std::string, gpu::gpu_numbers> numbers = gpu_numbers_of(rows);
     std::vector<sample> out(rows.size());
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_rmsnorm& r = rows[i];
