@@ -151,7 +151,8 @@ inline double mmha_fp8_convert_ops(const attention_problem& p, const gpu::gpu_nu
 }
 
 /// Whether XQA may split the KV of a sequence across CTAs: TensorRT-LLM turns multi-block mode off for an FP8
-/// cache below sm_90 and on sm_120 and later (convertMMHAParamsToXQAParams).
+/// cache below sm_90 and on sm_120 and later (convertMMHAParamsToXQAParams in 1.3.0rc20, the data's version; later
+/// releases keep it on for sm_120 itself).
 inline bool xqa_multi_block(const attention_problem& p, const gpu::gpu_numbers& g) noexcept {
     const int sm = g.sm_version();
     return !(p.kv_type == kv_dtype::fp8 && (sm < 90 || sm >= 120));
