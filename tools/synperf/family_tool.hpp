@@ -5,7 +5,6 @@
 // Each family registers one `family_tool` (family_registry.cpp): how to read its measured rows and turn
 // them into samples (features, theoretical time, framework level, split). Training, evaluation and the
 // baselines are written once, over samples.
-#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>

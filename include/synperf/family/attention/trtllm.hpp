@@ -105,13 +105,17 @@ inline constexpr int mmha_regs = 64;  // registers per thread (approximation: th
     const std::int64_t wanted = std::min<std::int64_t>(256 * factor, 1024);
     mmha_launch out;
     out.threads = wanted < 512 ? 256 : wanted < 1024 ? 512 : 1024;
-    while (out.threads > 256 && resident(out.threads) < 1) out.threads /= 2;
+    int slots = resident(out.threads);
+    while (out.threads > 256 && slots < 1) {
+        out.threads /= 2;
+        slots = resident(out.threads);
+    }
     const int dh_max = head_dim <= 64 ? 64 : head_dim <= 128 ? 128 : head_dim <= 256 ? 256 : 512;
     const int threads_per_value = std::max(1, dh_max * 2 / 16);  // 16 bytes of a 16-bit query per thread
     const std::int64_t kv_loop = ceil_div(out.threads, threads_per_value) * 8;
     const std::int64_t min_tile = std::max<std::int64_t>(1, ceil_div(4 * (history + 1), std::max(1, g.smem_per_cta_bytes - 2048)));
     const std::int64_t max_tile = std::min(ceil_div(history + 1, kv_loop), std::max(min_tile, ceil_div(sms, grid)));
-    const std::int64_t balanced = ceil_div(sms * std::max(1, resident(out.threads)), grid);
+    const std::int64_t balanced = ceil_div(sms * std::max(1, slots), grid);
     out.splits = int(std::max(min_tile, std::min(balanced, max_tile)));
     return out;
 }
