@@ -151,8 +151,7 @@ std::vector<sample> read_csv(const std::string& path) {
     const std::size_t cg = t.column("gpu"), cr = t.column("rows"), cc = t.column("cols"), cl = t.column("latency_us");
     std::vector<sample> out;
     for (std::size_t i = 0; i < t.rows(); ++i) {
-        const double us = t.number(i, cl);
-        if (!(us > 0)) throw synperf::load_error(path, t.line(i), 0, "column 'latency_us': expected > 0");
+        const double us = t.time_us(i, cl, 1.0);  // 1 ns to 10^6 s, else an error at file:line
         try {
             out.push_back(make_sample(std::string(t.field(i, cg)), {t.positive_integer(i, cr), t.positive_integer(i, cc)}, us));
         } catch (const synperf::invalid_argument& e) {  // an unknown GPU or a shape the kernel cannot run: say where

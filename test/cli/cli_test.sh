@@ -64,8 +64,14 @@ case "$case" in
     awk -F, 'NR > 1 {e = 100 * ($5 - $(NF - 1)) / $(NF - 1); if (e - $NF > 0.01 || $NF - e > 0.01) bad = 1} END {exit bad}' <<<"$out" \
       || fail "error_pct is not (latency - measured) / measured: $out"
     printf 'batch,seq,measured_us\n4,1024,35.5\n8,2048,0\n' > "$work/bad_measured.csv"
-    expect_error "bad_measured.csv:3: column 'measured_us': expected a time > 0" \
+    expect_error "bad_measured.csv:3: column 'measured_us': expected a time between 1 ns and 10\\^6 s \\(in µs\\), got '0'" \
       predict attention --gpu h100_sxm --heads 32 --kv-heads 8 --head-dim 128 --phase decode --csv "$work/bad_measured.csv"
+    # A denormal or an astronomic time is not a measurement: it would print an infinite error.
+    for t in 1e-320 1e308; do
+      printf 'm,n,k,measured_us\n1024,1024,1024,%s\n' "$t" > "$work/tiny_measured.csv"
+      expect_error "tiny_measured.csv:2: column 'measured_us': expected a time between 1 ns and 10\\^6 s \\(in µs\\), got '$t'" \
+        predict gemm --gpu h100_sxm --csv "$work/tiny_measured.csv"
+    done
     printf 'tokens,measured_us\n16,nan\n' > "$work/nan_measured.csv"
     expect_error "nan_measured.csv:2: column 'measured_us': expected a finite number" \
       predict rmsnorm --gpu h100_sxm --hidden 4096 --csv "$work/nan_measured.csv"

@@ -203,4 +203,7 @@ TEST_CASE("allreduce: a system with no data is predicted from its spec alone (H2
     const double fast_us = family::predict_collective(p, g).latency_us;
     p.system = system::builtin_system("h100_sxm");
     CHECK(fast_us < family::predict_collective(p, gpu::find_gpu("h100_sxm").numbers).latency_us);
+    // The least NVLink a GPU may have (1 GB/s both ways) still makes a node: 0.5 GB/s per direction.
+    g.nvlink_gbps = 1;
+    CHECK(system::make_system("slow_link", g, 8, system::topology::nvswitch).nvlink_gbps == doctest::Approx(0.5));
 }

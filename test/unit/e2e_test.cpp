@@ -159,6 +159,9 @@ TEST_CASE("e2e model config: MoE fixtures and malformed files") {
                          doctest::Contains("expected member names once per object, got \"num_hidden_layers\" twice"), load_error);
     CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + dense + R"(, "num_hidden_layers": 32, "tie_word_embeddings": "yes"})", "cfg"),
                          doctest::Contains("expected true or false for \"tie_word_embeddings\""), load_error);
+    for (const char* not_a_string : {"0", "[]", "{}", "true"})  // not read as "absent": that would mean llama
+        CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + dense + R"(, "num_hidden_layers": 32, "model_type": )" + not_a_string + "}", "cfg"),
+                             doctest::Contains("cfg:1: expected a string for \"model_type\", got another value"), load_error);
     CHECK_THROWS_WITH_AS((void)e2e::find_model("gpt-5"), doctest::Contains("unknown model 'gpt-5'; known: llama-3-8b"), invalid_argument);
 }
 

@@ -165,6 +165,7 @@ TEST_CASE("spec file: malformed files name the line and the cause") {
         {with_base("dram_gbps = 0.5"), 3, "gpu_numbers: dram_gbps must be in 1..1e6 (GB/s)"},
         {with_base("tensor_fp8_flop_per_clk = 0.5"), 3, "tensor_fp8_flop_per_clk must be 0 (none) or in 1..1e7 (per SM)"},
         {with_base("cc_major = 8\ncc_minor = 0"), 0, "tensor_fp8_flop_per_clk must be 0 below compute capability 8.9"},
+        {with_base("boost_clock_mhz = 500"), 3, "gpu_numbers: boost_clock_mhz must be >= tensor_clock_mhz"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.text);

@@ -409,7 +409,8 @@ TEST_CASE("mlp format: feature ranges are optional, read and written back bit-id
     const std::vector<std::size_t> level{1};
     CHECK(synperf::mlp::evaluate(net, numeric, level) == synperf::mlp::evaluate(plain, numeric, level));
 
-    // Doubles that are hard to print and read back: signed zero, subnormals, extremes, 17 significant digits.
+    // Doubles that are hard to print and read back: signed zero, subnormals, extremes, 17 significant digits
+    // (features are >= 0, so no negative bounds).
     network wide = random_network(false);
     const std::vector<double> specials{-0.0,
                                        0.0,
@@ -418,8 +419,8 @@ TEST_CASE("mlp format: feature ranges are optional, read and written back bit-id
                                        0.1,
                                        1.0 / 3.0,
                                        std::nextafter(1.0, 2.0),
-                                       -1e300,
-                                       std::numeric_limits<double>::lowest(),
+                                       1e300,
+                                       std::numeric_limits<double>::max() / 3.0,
                                        123456789.123456789,
                                        2.0,
                                        3.0,
@@ -464,6 +465,8 @@ TEST_CASE("mlp format: malformed feature ranges are rejected with their line and
          "bad.mlp:6:9: feature 'x' range maximum: '1e400' is outside the double range"},
         {"minimum above maximum", replace_ranged_line(8, "range 5 2\n"),
          "bad.mlp:8:9: feature 'y' range: minimum 5 is greater than maximum 2"},
+        {"negative minimum", replace_ranged_line(8, "range -3 -2\n"),
+         "bad.mlp:8:7: feature 'y' range minimum -3 is negative (features are >= 0)"},
         {"only the first feature has a range", replace_ranged_line(8, ""),
          "bad.mlp:8: feature 'y' (line 7) has no 'range' line, but feature 'x' (line 5) has one: give every feature a range, or none"},
         {"only the second feature has a range", replace_ranged_line(6, ""),
@@ -545,6 +548,7 @@ TEST_CASE("mlp validate: feature ranges are both absent or one finite min <= max
         {"infinite maximum", {0.0, 0.0}, {1.0, inf}, "synperf: mlp 'tiny': feature 'y': range bounds must be finite, got 0 .. inf"},
         {"NaN minimum", {std::numeric_limits<double>::quiet_NaN(), 0.0}, {1.0, 1.0}, "feature 'x': range bounds must be finite, got nan .. 1"},
         {"minimum above maximum", {0.0, 3.0}, {1.0, 2.5}, "synperf: mlp 'tiny': feature 'y': range minimum 3 is greater than maximum 2.5"},
+        {"negative minimum", {0.0, -1.0}, {1.0, 2.5}, "synperf: mlp 'tiny': feature 'y': range minimum -1 is negative (features are >= 0)"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.what);

@@ -149,3 +149,16 @@ TEST_CASE("occupancy: invalid launches throw invalid_argument") {
     empty.smem_per_cta_bytes = 1024;
     CHECK_THROWS_AS((void)occupancy(empty, launch_config{128, 32, 0}), synperf::invalid_argument);
 }
+
+TEST_CASE("occupancy: no_fit_reason names the limit that leaves no CTA resident") {
+    synperf::gpu::gpu_numbers h = synperf::test::sm90_like();
+    h.regs_per_sm = 1024;  // a GPU description with a tiny register file (--set regs_per_sm=1024)
+    REQUIRE(ctas_per_sm(h, launch_config{128, 32, 16384}) == 0);
+    CHECK(synperf::gpu::no_fit_reason(h, launch_config{128, 32, 16384}) ==
+          "4096 registers per CTA (128 threads x 32, allocated per warp), more than the SM has (regs_per_sm 1024)");
+    synperf::gpu::gpu_numbers s = synperf::test::sm90_like();
+    s.smem_per_sm_bytes = 20000;
+    s.smem_per_cta_bytes = 20000;
+    CHECK(synperf::gpu::no_fit_reason(s, launch_config{128, 32, 19500}) ==
+          "20608 bytes of shared memory per CTA (with the 1 KB the driver reserves), more than the SM has (smem_per_sm_bytes 20000)");
+}

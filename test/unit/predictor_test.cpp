@@ -337,8 +337,9 @@ TEST_CASE("predictor: no prediction is shorter than one back-to-back launch per 
     CHECK(big.latency_us == big.theoretical_us);
 }
 
-TEST_CASE("predictor: a cost model's efficiency must be above 0 and at most 1, else an error, not a latency") {
-    for (const double bad : {0.0, -0.5, 1.5, std::nan("")}) {
+TEST_CASE("predictor: a cost model's efficiency must lie in [1e-9, 1], else an error, not a latency") {
+    // 6e-39: a sigmoid saturated by a corrupt bias (a latency 1e38 times its bound).
+    for (const double bad : {0.0, -0.5, 1.5, std::nan(""), 6e-39, 0.99e-9}) {
         CAPTURE(bad);
         recording_cost cost;
         cost.value = bad;
@@ -346,6 +347,9 @@ TEST_CASE("predictor: a cost model's efficiency must be above 0 and at most 1, e
         CHECK_THROWS_WITH_AS((void)pred.predict({64, 4096, 4096}), doctest::Contains("the cost model returned efficiency"),
                              synperf::invalid_argument);
     }
+    recording_cost least;
+    least.value = synperf::cost::min_credible_efficiency;
+    CHECK(runtime_predictor<gemm, recording_cost>(hw::h100_sxm::numbers, least).predict({4096, 4096, 4096}).latency_us > 0.0);
 }
 
 TEST_CASE("predictor: an MLP trained for another family is refused on construction") {

@@ -159,7 +159,7 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
     fmt::print("{} of {} bytes on {} x {} ({}, {} GPUs per node{}, {:.0f} GB/s per direction), {}\n", family::to_string(p.op), p.bytes,
                p.gpus, g.name, system::to_string(sys.wiring), sys.gpus_per_node, p2p, e.gbps, family::to_string(p.implementation));
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
-    fmt::print("  efficiency   {:.3f}\n", r.efficiency);
+    fmt::print("  efficiency   {:.3g}\n", r.efficiency);
     fmt::print("  theoretical  {:.3f} us (fastest algorithm: {})\n", r.theoretical_us, family::to_string(e.fastest));
     fmt::print("  alpha-beta   {:.3f} us ({}, the implementation's choice)\n", e.policy_us, family::to_string(e.policy));
     fmt::print("  kernel       {}: {} CTAs\n", r.kernels.front().name, r.kernels.front().tasks);
@@ -188,7 +188,7 @@ void add_predict_allreduce_command(CLI::App& predict) {
     cmd->add_option("--p2p-group", o.p2p_group,
                     "PCIe node: GPUs per peer-to-peer group (1: no peer access, transfers staged through host memory; "
                     "0: the whole node); needs --host-bridge-gbps")
-        ->check(CLI::NonNegativeNumber);
+        ->check(non_negative_number());
     cmd->add_option("--host-bridge-gbps", o.host_bridge_gbps, "PCIe node: bandwidth between P2P groups through the host (GB/s)")
         ->check(CLI::Range(0.1, 1e6));
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");

@@ -123,7 +123,7 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
                at::to_string(p.stage), g.name, g.display_name, o.framework, p.batch(), p.q_tokens(), p.kv_tokens(), p.heads,
                p.kv_heads, p.head_dim);
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
-    fmt::print("  efficiency   {:.3f}\n", r.efficiency);
+    fmt::print("  efficiency   {:.3g}\n", r.efficiency);
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
     fmt::print("  kernel       {} ({}): tile {}x{}, {} KV split(s){}, {} math\n", at::to_string(plan.implementation), plan.variant,
                plan.tile_q, plan.tile_kv, plan.splits, plan.pack_gqa ? ", GQA heads packed" : "", plan.fp8_math ? "FP8" : "BF16");
@@ -219,9 +219,9 @@ void add_predict_attention_command(CLI::App& predict) {
         ->check(CLI::IsMember({"auto", "fa3", "fa2", "flashinfer", "trtllm", "triton"}))
         ->capture_default_str();
     cmd->add_option("--heads", o.heads, "query heads (per GPU)");
-    cmd->add_option("--kv-heads", o.kv_heads, "KV heads (default: --heads, i.e. MHA)");
+    cmd->add_option("--kv-heads", o.kv_heads, "KV heads (default: --heads, i.e. MHA)")->check(positive_number());
     cmd->add_option("--head-dim", o.head_dim, "head dimension");
-    cmd->add_option("--v-head-dim", o.v_head_dim, "V head dimension (default: --head-dim)");
+    cmd->add_option("--v-head-dim", o.v_head_dim, "V head dimension (default: --head-dim)")->check(positive_number());
     add_integer_list_option(*cmd, "--q-lens", o.q_lens, "query tokens per request, comma separated (prefill)");
     add_integer_list_option(*cmd, "--kv-lens", o.kv_lens, "KV tokens per request, comma separated (default for prefill: --q-lens)");
     cmd->add_option("--batch", o.batch, "uniform batch: requests");

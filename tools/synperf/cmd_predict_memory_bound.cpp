@@ -151,7 +151,7 @@ void predict_and_print(const memory_bound_options& o, const typename F::problem_
     }
     fmt::print("{} on {} ({}), framework {}\n", what, g.name, g.display_name, framework);
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
-    fmt::print("  efficiency   {:.3f}\n", r.efficiency);
+    fmt::print("  efficiency   {:.3g}\n", r.efficiency);
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
     fmt::print("  kernel       {}: {} threads, {}-byte accesses{}\n", k.name, s.threads, s.vector_bytes,
                s.smem > 0 ? fmt::format(", {} B shared memory", s.smem) : std::string());
@@ -242,7 +242,7 @@ std::pair<family::elementwise_problem, std::string> elementwise_problem_of(const
     p.rows = o.rows;
     p.cols = o.cols;
     p.heads = o.heads;
-    p.kv_heads = o.kv_heads;
+    p.kv_heads = o.kv_heads == 0 && p.kind == family::elementwise_kind::rope ? o.heads : o.kv_heads;  // 0: not given
     p.head_dim = o.head_dim;
     p.rotary_dim = o.rotary_dim;
     p.vocab = o.vocab;
@@ -319,7 +319,7 @@ void add_predict_memory_bound_commands(CLI::App& predict) {
     elem->add_option("--rows,--tokens", ew.rows, "rows (tokens)");
     elem->add_option("--cols,--hidden", ew.cols, "elements per row (fp8_quantize: k; residual_add, embedding: hidden)");
     elem->add_option("--heads", ew.heads, "rope: query heads per tensor-parallel rank");
-    elem->add_option("--kv-heads", ew.kv_heads, "rope: key heads per rank");
+    elem->add_option("--kv-heads", ew.kv_heads, "rope: key heads per rank (default: --heads)")->check(positive_number());
     elem->add_option("--head-dim", ew.head_dim, "rope: head size");
     elem->add_option("--rotary-dim", ew.rotary_dim, "rope: rotated dimensions (default: head size)");
     elem->add_option("--vocab", ew.vocab, "embedding: table rows per rank");

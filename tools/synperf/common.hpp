@@ -140,18 +140,15 @@ inline std::vector<std::string> outside_training_range(const mlp::network& net, 
 /// errors on stderr, so a user checks the model against their own measurements with one command.
 inline constexpr std::string_view measured_column = "measured_us";
 
-/// Every row's measured µs, or none when the file has no `measured_us` column. A value that is not a finite
-/// number > 0 is a load_error at its file and line.
+/// Every row's measured µs, or none when the file has no `measured_us` column. A value that is not a time
+/// between 1 ns and 10^6 s is a load_error at its file and line (`csv_table::time_us`).
 inline std::vector<double> measured_times(const data::csv_table& t) {
     if (!t.has_column(measured_column)) return {};
     const std::size_t col = t.column(measured_column);
     std::vector<double> out;
     out.reserve(t.rows());
     for (std::size_t r = 0; r < t.rows(); ++r) {
-        const double v = t.number(r, col);
-        if (!(v > 0))
-            throw load_error(t.source(), t.line(r), 0, fmt::format("column 'measured_us': expected a time > 0 in µs, got {}", v));
-        out.push_back(v);
+        out.push_back(t.time_us(r, col, 1.0));
     }
     return out;
 }
@@ -401,6 +398,22 @@ inline void require_finite_numbers(CLI::App& app) {
             },
             "", "finite number"));
 }
+
+/// A check that an option's number is above `least` (`strict`) or at least it: "must be > 0, got -1", where
+/// CLI11's own PositiveNumber prints the whole double range.
+inline CLI::Validator number_above(double least, bool strict) {
+    return CLI::Validator(
+        [least, strict](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double value = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0') return "expected a number, got '" + text + "'";
+            if (strict ? value > least : value >= least) return {};
+            return fmt::format("must be {} {}, got {}", strict ? ">" : ">=", least, text);
+        },
+        "", strict ? "positive" : "at least");
+}
+inline CLI::Validator positive_number() { return number_above(0.0, true); }
+inline CLI::Validator non_negative_number() { return number_above(0.0, false); }
 
 /// Makes every option of `app` and its subcommands that takes a value reject an empty one (`--out ''`): an empty
 /// path or name would otherwise fall back to the option's default, e.g. a training run writing over a shipped

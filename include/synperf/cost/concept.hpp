@@ -7,11 +7,16 @@
 
 namespace synperf::cost {
 
-/// A cost model maps a family's feature vector and framework level to an efficiency in (0, 1].
+/// The least efficiency a cost model may return: below it a latency would be over a billion times its bound,
+/// which no measurement gives and a corrupt or saturated model does.
+inline constexpr double min_credible_efficiency = 1e-9;
+
+/// A cost model maps a family's feature vector and framework level to an efficiency in
+/// [`min_credible_efficiency`, 1].
 ///
 /// Requires:
-/// - `c.efficiency(features, framework_level)` -> `double` in (0, 1]; latency = theoretical / efficiency. The
-///   predictors check it: any other value (0 from an underflowed output, NaN) throws `invalid_argument`.
+/// - `c.efficiency(features, framework_level)` -> `double` in [1e-9, 1]; latency = theoretical / efficiency. The
+///   predictors check it: any other value (an underflowed sigmoid, NaN) throws `invalid_argument`.
 /// Models: `mlp_cost` (the trained MLP), `roofline_cost` (efficiency 1: the theoretical time itself).
 /// See: docs/concepts.md#costmodel
 template <class C>

@@ -50,13 +50,6 @@ struct collective_exclusions {
 
 namespace allreduce_rows_detail {
 
-inline double positive_ms(const csv_table& t, std::size_t r, std::size_t c) {
-    const double ms = t.number(r, c);
-    if (!(ms > 0))
-        throw load_error(t.source(), t.line(r), 0, "column '" + std::string(t.header()[c]) + "': expected > 0, got " + std::string(t.field(r, c)));
-    return ms;
-}
-
 inline measured_collective make_row(const std::string& gpu, std::string collector, const system::system_spec& sys,
                                     family::collective_op op, family::collective_dtype dtype, int gpus,
                                     std::int64_t bytes, family::collective_impl impl, double latency_us) {
@@ -133,7 +126,7 @@ inline void read_custom_allreduce_file(const std::filesystem::path& file, const 
         const family::collective_dtype dtype = family::parse_collective_dtype(t.field(r, c_dtype));
         const std::int64_t bytes = t.positive_integer(r, c_size) * family::element_bytes(dtype);  // message_size = elements
         measured_collective m = make_row(gpu, std::string(family::to_string(impl)), sys, family::collective_op::all_reduce, dtype,
-                                         static_cast<int>(t.positive_integer(r, c_n)), bytes, impl, positive_ms(t, r, c_lat) * 1e3);
+                                         static_cast<int>(t.positive_integer(r, c_n)), bytes, impl, t.time_us(r, c_lat, 1e3));
         check_problem(t, r, m.problem);
         out.push_back(std::move(m));
     }
@@ -157,7 +150,7 @@ inline void read_nccl_file(const std::filesystem::path& file, const std::string&
         const std::int64_t bytes = t.positive_integer(r, c_size) * family::element_bytes(dtype);  // nccl-tests bytes / element size
         measured_collective m = make_row(gpu, "nccl/" + std::string(family::to_string(op)), sys, op, dtype,
                                          static_cast<int>(t.positive_integer(r, c_n)), bytes, family::collective_impl::nccl,
-                                         positive_ms(t, r, c_lat) * 1e3);
+                                         t.time_us(r, c_lat, 1e3));
         check_problem(t, r, m.problem);
         out.push_back(std::move(m));
     }
@@ -186,7 +179,7 @@ inline void read_profiled_allreduce_file(const std::filesystem::path& file, cons
         }
         measured_collective m = make_row(gpu, collector, sys, family::collective_op::all_reduce, family::collective_dtype::fp16,
                                          static_cast<int>(n), t.positive_integer(r, c_size), family::collective_impl::torch,
-                                         positive_ms(t, r, c_lat) * 1e3);
+                                         t.time_us(r, c_lat, 1e3));
         check_problem(t, r, m.problem);
         out.push_back(std::move(m));
     }

@@ -157,9 +157,7 @@ inline void read_attention_file(const std::filesystem::path& file, const std::st
             p.causal = false;
             p.requests = at::uniform_batch(batch, 1, cached + 1);
         }
-        const double ms = t.number(r, c_lat);
-        if (!(ms > 0)) throw load_error(src, t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
-        m.latency_us = ms * 1e3;
+        m.latency_us = t.time_us(r, c_lat, 1e3);
         m.shape_hash = shape_hash({p.heads, p.kv_heads, p.head_dim, static_cast<std::int64_t>(p.kv_type),
                                    p.fp8_compute ? 1 : 0, p.window});
         out.push_back(std::move(m));

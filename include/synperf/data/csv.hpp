@@ -87,6 +87,18 @@ public:
                              "column '" + std::string(header_[col]) + "': expected a finite number, got '" + std::string(f) + "'");
         return v;
     }
+    /// Field as a measured time in µs (`us_per_unit`: 1 for a µs column, 1000 for ms): a finite number between
+    /// 1 ns and 10^6 s, which holds any kernel or collective measurement; anything else (0, a negative value, a
+    /// denormal, 1e308) is a load_error with file:line and the column.
+    [[nodiscard]] double time_us(std::size_t row, std::size_t col, double us_per_unit) const {
+        const double us = number(row, col) * us_per_unit;
+        if (!(us >= 1e-3 && us <= 1e12))
+            throw load_error(source_, line(row), 0,
+                             "column '" + std::string(header_[col]) + "': expected a time between 1 ns and 10^6 s" +
+                                 (us_per_unit == 1.0 ? " (in µs)" : us_per_unit == 1e3 ? " (in ms)" : "") + ", got '" +
+                                 std::string(field(row, col)) + "'");
+        return us;
+    }
     /// Field as a positive integer.
     [[nodiscard]] std::int64_t positive_integer(std::size_t row, std::size_t col) const {
         return integer_at_least(row, col, 1, "a positive integer");

@@ -48,9 +48,7 @@ inline void read_scale_matrix_file(const std::filesystem::path& file, const std:
         e.problem.kind = family::elementwise_kind::fp8_quantize;
         e.problem.rows = t.positive_integer(r, c_m);
         e.problem.cols = t.positive_integer(r, c_k);
-        const double ms = t.number(r, c_lat);
-        if (!(ms > 0)) throw load_error(file.string(), t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
-        e.latency_us = ms * 1e3;
+        e.latency_us = t.time_us(r, c_lat, 1e3);
         e.shape_hash = shape_hash({0, e.problem.cols});
         out.push_back(std::move(e));
     }

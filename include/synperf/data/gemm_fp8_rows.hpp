@@ -46,9 +46,7 @@ inline void read_gemm_fp8_file(const std::filesystem::path& file, std::vector<me
         measured_gemm_fp8 g;
         g.gpu = it->second;
         g.problem = {t.positive_integer(r, c_m), t.positive_integer(r, c_n), t.positive_integer(r, c_k)};
-        g.latency_us = t.number(r, c_lat);
-        if (!(g.latency_us > 0))
-            throw load_error(file.string(), t.line(r), 0, "column 'avg_duration': expected > 0, got " + std::string(t.field(r, c_lat)));
+        g.latency_us = t.time_us(r, c_lat, 1.0);
         g.shape_hash = shape_hash({g.problem.n, g.problem.k});
         out.push_back(std::move(g));
     }

@@ -58,9 +58,7 @@ void for_each_gemm_row(const std::filesystem::path& file, std::string_view dtype
         row.m = t.positive_integer(r, c_m);
         row.n = t.positive_integer(r, c_n);
         row.k = t.positive_integer(r, c_k);
-        const double ms = t.number(r, c_lat);
-        if (!(ms > 0)) throw load_error(file.string(), t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
-        row.latency_us = ms * 1e3;
+        row.latency_us = t.time_us(r, c_lat, 1e3);
         visit(std::move(row));
     }
 }

@@ -69,9 +69,7 @@ inline void read_moe_kernel_file(const std::filesystem::path& file, const std::s
         p.hidden = t.positive_integer(r, c_h);
         p.inter = t.positive_integer(r, c_n);
         p.config = {small(r, c_bm), small(r, c_bn), small(r, c_bk), small(r, c_g), small(r, c_warps), small(r, c_stages)};
-        m.latency_us = t.number(r, c_lat);
-        if (!(m.latency_us > 0))
-            throw load_error(file.string(), t.line(r), 0, "column 'avg_duration': expected > 0, got " + std::string(t.field(r, c_lat)));
+        m.latency_us = t.time_us(r, c_lat, 1.0);
         try {
             family::moe_kernel::validate(p);
         } catch (const invalid_argument& e) {

@@ -55,9 +55,7 @@ inline void read_moe_file(const std::filesystem::path& file, const std::string& 
         m.problem = {t.positive_integer(r, c_t), t.positive_integer(r, c_h), t.positive_integer(r, c_i), t.positive_integer(r, c_e),
                      t.positive_integer(r, c_k), t.positive_integer(r, c_tp), t.positive_integer(r, c_ep), d, std::nullopt,
                      collector_remote_slots(gpu), gpu};  // the GPU's SGLang tuned-config files apply
-        const double ms = t.number(r, c_lat);
-        if (!(ms > 0)) throw load_error(file.string(), t.line(r), 0, "column 'latency': expected > 0, got " + std::string(t.field(r, c_lat)));
-        m.latency_us = ms * 1e3;
+        m.latency_us = t.time_us(r, c_lat, 1e3);
         const auto& p = m.problem;
         m.shape_hash = shape_hash({p.hidden, p.inter, p.experts, p.topk, p.tp, p.ep, static_cast<std::int64_t>(d)});
         out.push_back(std::move(m));

@@ -73,15 +73,7 @@ inline void read_vidur_file(const std::filesystem::path& file, const std::string
             throw load_error(file.string(), t.line(r), 0,
                              "expected heads, kv heads, n_expanded_embd and vocab_size divisible by num_tensor_parallel_workers = " +
                                  std::to_string(v.tp) + " and n_embd divisible by n_head");
-        for (std::size_t i = 0; i < vidur_ops.size(); ++i) {
-            const std::size_t c = op_column(i);
-            const double ms = t.number(r, c);
-            if (!(ms > 0))
-                throw load_error(file.string(), t.line(r), 0,
-                                 "column 'time_stats." + std::string(vidur_ops[i]) + ".median': expected > 0, got " +
-                                     std::string(t.field(r, c)));
-            v.median_us[i] = ms * 1e3;
-        }
+        for (std::size_t i = 0; i < vidur_ops.size(); ++i) v.median_us[i] = t.time_us(r, op_column(i), 1e3);
         v.gated = true;
         out.push_back(std::move(v));
     }

@@ -206,9 +206,13 @@ inline bool boolean(const json::value& root, std::string_view key, std::string_v
     return v->boolean;
 }
 
-inline std::string text(const json::value& root, std::string_view key) {
+/// A string field; absent (or null) gives "", any other value is an error.
+inline std::string text(const json::value& root, std::string_view key, std::string_view source) {
     const json::value* v = member(root, key);
-    return v != nullptr && v->type == json::value::kind::string ? v->text : std::string();
+    if (v == nullptr) return {};
+    if (v->type != json::value::kind::string)
+        throw load_error(std::string(source), v->line, 0, "expected a string for \"" + std::string(key) + "\", got another value");
+    return v->text;
 }
 
 }  // namespace model_detail
@@ -222,7 +226,7 @@ inline std::string text(const json::value& root, std::string_view key) {
     if (root.type != json::value::kind::object) throw load_error(std::string(source), 1, 0, "expected a JSON object, got another value");
     model_config m;
     m.source = std::string(source);
-    m.model_type = model_detail::text(root, "model_type");
+    m.model_type = model_detail::text(root, "model_type", source);
     static constexpr std::array<std::string_view, 6> supported{"llama", "mistral", "qwen2", "qwen3", "mixtral", "qwen3_moe"};
     if (!m.model_type.empty() && std::find(supported.begin(), supported.end(), m.model_type) == supported.end())
         throw load_error(std::string(source), 0, 0,

@@ -251,8 +251,8 @@ inline gemm_fp8_config select_config(const gemm_fp8_problem& p, const gpu::gpu_n
     c.slots_per_sm = gpu::ctas_per_sm(g, {c.threads, c.regs, c.smem_bytes});
     if (c.slots_per_sm < 1)
         synperf::detail::report_error("gemm_fp8: the " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" +
-                                      std::to_string(c.bk) + " kernel does not fit on one SM of this GPU (" +
-                                      std::to_string(c.smem_bytes) + " bytes of shared memory)");
+                                      std::to_string(c.bk) + " kernel does not fit on one SM of this GPU: " +
+                                      gpu::no_fit_reason(g, {c.threads, c.regs, c.smem_bytes}));
     if (c.persistent) c.slots_per_sm = 1;
 
     c.kernel_m = c.swap_ab ? p.n : p.m;

@@ -228,12 +228,16 @@ inline work::kernel_launch gemm_launch(moe_gemm_launch& l, const moe_routing& r,
 
 /// Rejects a launch whose config cannot run on `g`: shared memory above the per-CTA limit, or no CTA fits an SM.
 inline void require_launchable(const moe_gemm_launch& l, const gpu::gpu_numbers& g, std::string_view family) {
-    if (l.smem_bytes <= g.smem_per_cta_bytes && gpu::ctas_per_sm(g, {l.threads, l.regs, l.smem_bytes}) >= 1) return;
     const moe_kernel_config& c = l.config;
-    synperf::detail::report_error(std::string(family) + ": the " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" +
-                                  std::to_string(c.bk) + " config with " + std::to_string(c.stages) + " stages needs " +
-                                  std::to_string(l.smem_bytes) + " bytes of shared memory per CTA, more than this GPU has (" +
-                                  std::to_string(g.smem_per_cta_bytes) + ")");
+    const std::string config = std::string(family) + ": the " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" +
+                               std::to_string(c.bk) + " config with " + std::to_string(c.stages) + " stages";
+    if (l.smem_bytes > g.smem_per_cta_bytes)
+        synperf::detail::report_error(config + " needs " + std::to_string(l.smem_bytes) +
+                                      " bytes of shared memory per CTA, more than this GPU allows one CTA (smem_per_cta_bytes " +
+                                      std::to_string(g.smem_per_cta_bytes) + ")");
+    const work::launch_config launch{l.threads, l.regs, l.smem_bytes};
+    if (gpu::ctas_per_sm(g, launch) < 1)
+        synperf::detail::report_error(config + " does not fit on one SM of this GPU: " + gpu::no_fit_reason(g, launch));
 }
 
 /// Moves the launch's weight bytes into the DRAM term of its bound. For weights the kernel streams in the same order

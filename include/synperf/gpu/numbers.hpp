@@ -119,6 +119,8 @@ constexpr const gpu_numbers& validate(const gpu_numbers& n) {
     // mistake (MHz for GHz, bytes for MB), and would give a latency off by orders of magnitude, not an error.
     if (!within(n.tensor_clock_mhz, 100, 10000)) report_bad_number("tensor_clock_mhz", "must be in 100..10000 (MHz)");
     if (!within(n.boost_clock_mhz, 100, 10000)) report_bad_number("boost_clock_mhz", "must be in 100..10000 (MHz)");
+    // The tensor TFLOPS NVIDIA publishes imply a clock at or below the boost clock (H100: 1830 against 1980 MHz).
+    if (n.boost_clock_mhz < n.tensor_clock_mhz) report_bad_number("boost_clock_mhz", "must be >= tensor_clock_mhz");
     if (!within(n.tensor_bf16_flop_per_clk, 1, 1e6)) report_bad_number("tensor_bf16_flop_per_clk", "must be in 1..1e6 (per SM)");
     if (n.tensor_fp8_flop_per_clk != 0 && !within(n.tensor_fp8_flop_per_clk, 1, 1e7))
         report_bad_number("tensor_fp8_flop_per_clk", "must be 0 (none) or in 1..1e7 (per SM)");

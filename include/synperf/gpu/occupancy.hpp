@@ -116,4 +116,23 @@ constexpr int round_up(int v, int unit) noexcept { return (v + unit - 1) / unit 
     return occupancy(g, launch).ctas_per_sm;
 }
 
+/// Why not one CTA of `launch` fits an SM of `g` (`occupancy` gives 0): the binding limit in words, for messages.
+[[nodiscard]] inline std::string no_fit_reason(const gpu_numbers& g, const work::launch_config& launch) {
+    const occupancy_result r = occupancy(g, launch);
+    switch (r.limit) {
+        case occupancy_limit::warps:
+            return std::to_string(r.warps_per_cta) + " warps per CTA, more than the SM holds (max_warps_per_sm " +
+                   std::to_string(g.max_warps_per_sm) + ")";
+        case occupancy_limit::registers:
+            return std::to_string(r.regs_per_warp * r.warps_per_cta) + " registers per CTA (" + std::to_string(launch.threads_per_cta) +
+                   " threads x " + std::to_string(launch.regs_per_thread) + ", allocated per warp), more than the SM has (regs_per_sm " +
+                   std::to_string(g.regs_per_sm) + ")";
+        case occupancy_limit::shared_memory:
+            return std::to_string(r.smem_per_cta) + " bytes of shared memory per CTA (with the 1 KB the driver reserves), more than the SM has (smem_per_sm_bytes " +
+                   std::to_string(g.smem_per_sm_bytes) + ")";
+        case occupancy_limit::ctas: break;
+    }
+    return "no CTA slot (max_ctas_per_sm " + std::to_string(g.max_ctas_per_sm) + ")";
+}
+
 }  // namespace synperf::gpu

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "synperf/cost/concept.hpp"
 #include "synperf/detail/regular_file.hpp"
 #include "synperf/error.hpp"
 #include "synperf/mlp/network.hpp"
@@ -335,6 +336,7 @@ private:
             require_args("range", 2, "a minimum and a maximum");
             const double lo = parse_double(line_.tokens[1], cat("feature '", name, "' range minimum"));
             const double hi = parse_double(line_.tokens[2], cat("feature '", name, "' range maximum"));
+            if (lo < 0.0) fail(line_.tokens[1].column, "feature '", name, "' range minimum ", lo, " is negative (features are >= 0)");
             if (lo > hi)
                 fail(line_.tokens[2].column, "feature '", name, "' range: minimum ", lo, " is greater than maximum ", hi);
             mins.push_back(lo);
@@ -399,8 +401,7 @@ private:
         require_args("efficiency", 2, "a minimum and a maximum");
         const double lo = parse_double(line_.tokens[1], "efficiency range minimum");
         const double hi = parse_double(line_.tokens[2], "efficiency range maximum");
-        // Below 1e-9 a latency would be a billion times its bound: no measurement gives that, a corrupt file does.
-        if (!(lo >= 1e-9 && lo <= 1.0)) fail(line_.tokens[1].column, "efficiency range minimum ", lo, " is outside [1e-9, 1]");
+        if (!(lo >= cost::min_credible_efficiency && lo <= 1.0)) fail(line_.tokens[1].column, "efficiency range minimum ", lo, " is outside [1e-9, 1]");
         if (!(hi > 0.0 && hi <= 1.0)) fail(line_.tokens[2].column, "efficiency range maximum ", hi, " is outside (0, 1]");
         if (lo > hi) fail(line_.tokens[2].column, "efficiency range: minimum ", lo, " is greater than maximum ", hi);
         net.efficiency_min = lo;

@@ -130,6 +130,10 @@ inline void validate(const network& net) {
                 report_network(net, "feature '", net.feature_names[i], "': range bounds must be finite, got ", lo, " .. ", hi);
             if (lo > hi)
                 report_network(net, "feature '", net.feature_names[i], "': range minimum ", lo, " is greater than maximum ", hi);
+            // Features are counts, bytes and ratios (>= 0, entering as log1p): a negative bound would clamp them
+            // to a value the network never saw, or to one log1p cannot take.
+            if (lo < 0.0)
+                report_network(net, "feature '", net.feature_names[i], "': range minimum ", lo, " is negative (features are >= 0)");
         }
     }
     if (!(net.efficiency_min >= 0.0 && net.efficiency_min <= net.efficiency_max && net.efficiency_max <= 1.0 &&

@@ -104,11 +104,11 @@ prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g,
     // The cost model's efficiency is against the op's bound; a kernel whose decomposition is exact cannot run
     // faster than its busiest SM, whatever the model learned on other kernels.
     const double efficiency = cost.efficiency(std::span<const double>(out.features), level);
-    // The CostModel contract: an efficiency in (0, 1]. Anything else (a network whose output underflowed, a
-    // user model's bug) would print an infinite or sub-bound latency as if it were a prediction.
-    if (!(efficiency > 0.0 && efficiency <= 1.0))
-        synperf::detail::report_error(std::string(F::name) + ": the cost model returned efficiency " + std::to_string(efficiency) +
-                                      ", outside (0, 1]");
+    // The CostModel contract: an efficiency in [1e-9, 1]. Anything else (a network whose output underflowed, a
+    // user model's bug) would print an astronomic or sub-bound latency as if it were a prediction.
+    if (!(efficiency >= cost::min_credible_efficiency && efficiency <= 1.0))
+        synperf::detail::report_error(std::string(F::name) + ": the cost model returned efficiency " + synperf::detail::approx(efficiency) +
+                                      ", outside [1e-9, 1] (a corrupt model, or one without an 'efficiency' range far outside its training data)");
     out.latency_us = floored_latency_us(out.theoretical_us, efficiency, out.kernel_floor_us);
     if (!(std::isfinite(out.latency_us) && out.latency_us > 0.0))  // NaN fails too
         synperf::detail::report_error(std::string(F::name) + ": the predicted latency is not a finite time (bound " +

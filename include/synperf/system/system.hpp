@@ -122,8 +122,9 @@ inline const system_spec& validate(const system_spec& s) {
     // Plausibility ranges as for GPU numbers (a hundred times beyond today's links): outside them a value is a unit
     // mistake and the latency would be off by orders of magnitude, or infinite.
     if (!(s.pcie_gbps >= 0.1 && s.pcie_gbps <= 1e5)) bad("pcie_gbps must be in 0.1..1e5, got " + std::to_string(s.pcie_gbps));
-    if (!(s.nvlink_gbps == 0 || (s.nvlink_gbps >= 1 && s.nvlink_gbps <= 1e6)))
-        bad("nvlink_gbps must be 0 (none) or in 1..1e6, got " + std::to_string(s.nvlink_gbps));
+    // Per direction: half the GPU's bidirectional figure, whose range is 1..1e6.
+    if (!(s.nvlink_gbps == 0 || (s.nvlink_gbps >= 0.5 && s.nvlink_gbps <= 5e5)))
+        bad("nvlink_gbps (per direction) must be 0 (none) or in 0.5..5e5, got " + synperf::detail::approx(s.nvlink_gbps));
     if (s.wiring != topology::pcie && !(s.nvlink_gbps > 0))
         bad(std::string("topology ") + std::string(to_string(s.wiring)) + " needs nvlink_gbps > 0 (the GPU has no NVLink)");
     if (!(s.nvlink_latency_us > 0 && s.nvlink_latency_us <= 1e3) || !(s.pcie_latency_us > 0 && s.pcie_latency_us <= 1e3))
