@@ -211,6 +211,9 @@ case "$case" in
     expect_error "expected printable text, got a control character \\(code 10\\)" predict gemm --gpu h100_sxm --set "display_name=$(printf 'a\nb')" --m 8 --n 8 --k 8
     printf '\xef\xbb\xbfname = bom_gpu\nbase = h100_sxm\n' > "$work/bom.spec"
     "$synperf" predict gemm --gpu-spec "$work/bom.spec" --m 8 --n 8 --k 8 | grep -q "on bom_gpu" || fail "a spec file with a BOM"
+    # A spreadsheet's CSV export: a byte-order mark and CRLF line ends.
+    printf '\xef\xbb\xbfm,n,k\r\n1024,1024,1024\r\n' > "$work/bom.csv"
+    "$synperf" predict gemm --gpu h100_sxm --csv "$work/bom.csv" | grep -q '^h100_sxm,1024,1024,1024,' || fail "a CSV file with a BOM"
     expect_error "train --out .*: the folder .* does not exist" train rmsnorm --out "$work/no/such/dir/x.mlp"
     # A word that is not a command names itself and the commands there are.
     expect_error "unknown command 'nope'; known: gpus, predict, train, eval, e2e" nope
@@ -223,7 +226,13 @@ case "$case" in
     expect_error "/dev/zero: expected a regular file \(weights file\), got a device" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --weights /dev/zero
     expect_error "/dev/zero: expected a regular file \(GPU spec file\)" predict gemm --gpu-spec /dev/zero --m 8 --n 8 --k 8
     expect_error "expected a regular file \(CSV table\), got a directory" predict gemm --gpu h100_sxm --csv "$work"
-    expect_error "data directory '/dev/null' \(from --data\) is not a directory" eval gemm --data /dev/null;;
+    expect_error "data directory '/dev/null' \(from --data\) is not a directory" eval gemm --data /dev/null
+    # A measured row whose shape the family rejects is named by file and line.
+    mkdir -p "$work/bad_data/aiconfigurator/h100_sxm"
+    printf 'kernel_source,gemm_dtype,m,n,k,latency\ntorch_flow,bfloat16,16,4096,4096,0.01\ntorch_flow,bfloat16,99999999999,4096,4096,0.01\n' \
+      > "$work/bad_data/aiconfigurator/h100_sxm/gemm_perf.csv"
+    expect_error "h100_sxm/gemm_perf.csv:3: gemm: m must be <= 2\\^31, got 99999999999" eval gemm --data "$work/bad_data"
+    expect_error "cannot write --dump file /nonexistent/x.csv: No such file or directory" eval gemm --data "$work/bad_data" --dump /nonexistent/x.csv;;
   train_smoke)
     need_data
     "$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --hidden 32,16 --out "$work/smoke.mlp" || fail "train"

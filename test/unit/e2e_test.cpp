@@ -470,3 +470,36 @@ TEST_CASE("e2e median") {
     CHECK(e2e::median({3.0, 1.0, 2.0}) == 2.0);
     CHECK(e2e::median({4.0, 1.0, 3.0, 2.0}) == 2.5);
 }
+
+TEST_CASE("e2e json reader: RFC 8259 strings and numbers, errors at their line") {
+    namespace json = synperf::e2e::json;
+    // \u escapes decode to UTF-8, surrogate pairs to one code point; the short escapes to their characters.
+    const json::value v = json::parse(R"({"t": "\u006c\u006cama", "e": "\u00e9\ud83d\ude00", "s": "a\"b\\c\/d\n"})", "cfg");
+    CHECK(v.find("t")->text == "llama");
+    CHECK(v.find("e")->text == "\xC3\xA9\xF0\x9F\x98\x80");
+    CHECK(v.find("s")->text == "a\"b\\c/d\n");
+    const json::value n = json::parse(R"([0, -0.5, 1e3, 2.5E-2, 4096])", "cfg");
+    CHECK(n.items[2].number == 1000.0);
+    CHECK(n.items[3].number == 0.025);
+    struct bad_case {
+        const char* text;
+        const char* message;
+    };
+    const bad_case cases[] = {
+        {"{\"a\": 04096}", "cfg:1: expected a JSON number, got '04096'"},
+        {"{\"a\":\n 1.}", "cfg:2: expected a JSON number, got '1.'"},
+        {"{\"a\": -}", "expected a JSON number, got '-'"},
+        {"{\"a\": 1e}", "expected a JSON number, got '1e'"},
+        {"{\"a\": \"\\x\"}", "expected an escape of \" \\ / b f n r t or u, got '\\x'"},
+        {"{\"a\": \"\\u12g4\"}", "expected four hex digits after '\\u', got '\\u12g4'"},
+        {"{\"a\": \"\\ud83d\"}", "expected a low surrogate after a high one, got a lone high surrogate"},
+        {"{\"a\": \"\\ude00\"}", "got a lone low surrogate"},
+        {"{\"a\": \"x\ty\"}", "expected a character or an escape in a string, got a raw control character"},
+    };
+    for (const auto& c : cases) {
+        CAPTURE(c.text);
+        CHECK_THROWS_WITH_AS((void)json::parse(c.text, "cfg"), doctest::Contains(c.message), synperf::load_error);
+    }
+    CHECK_THROWS_WITH_AS((void)json::parse(std::string("{\"a\": \"x\0y\"}", 12), "cfg"), doctest::Contains("a raw control character"),
+                         synperf::load_error);
+}

@@ -443,6 +443,9 @@ TEST_CASE("mlp format: feature ranges are optional, read and written back bit-id
     CHECK(synperf::mlp::to_text(back) == text);
     CHECK(text.find("feature feature_0\nrange -0 0\nfeature feature_1\n") != std::string::npos);
 
+    // A UTF-8 byte-order mark before the magic, as some editors write, is skipped.
+    check_same(net, synperf::mlp::parse_mlp("\xEF\xBB\xBF" + ranged_text, "bom.mlp"));
+
     // Comments and blank lines may sit between a feature and its range.
     check_same(net, synperf::mlp::parse_mlp(replace_ranged_line(6, "# trained on\n\n  range\t0   1000 \n"), "c.mlp"));
 }

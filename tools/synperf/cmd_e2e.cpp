@@ -2,8 +2,10 @@
 // `synperf e2e`: end-to-end latency of a static batch (prefill, every decode step, total) of an LLM on a
 // GPU under a serving framework; `--dev-set FILE` compares against measured runs (e2e_dev.json).
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -355,7 +357,7 @@ void run_dev_set(const e2e_options& o) {
     if (o.iteration_overhead_us) e2e::validate_iteration_us(*o.iteration_overhead_us);  // before any output
     synperf::detail::require_regular_file(o.dev_set, "e2e dev set JSON");
     std::ifstream in(o.dev_set);
-    if (!in) throw load_error(o.dev_set, 0, 0, "expected a readable e2e_dev.json, got none");
+    if (!in) throw load_error(o.dev_set, 0, 0, std::string("cannot open the e2e dev set: ") + std::strerror(errno));
     nlohmann::json doc;
     try {
         doc = nlohmann::json::parse(in);

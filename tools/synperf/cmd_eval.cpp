@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // `synperf eval <family>`: leave-GPU-out accuracy of the protocol weights, with roofline and linear baselines.
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <set>
 #include <string>
@@ -167,13 +169,15 @@ family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
     const std::vector<protocol_fold> folds = protocol_folds(fam);
     for (const auto& fold : folds) (void)mlp::load_mlp(fold_path(base, fold));  // a missing or bad file fails before the data is read
     const auto dir = require_data_dir(o.data);
+    // Opened before the data load, so a bad path fails at once.
+    std::FILE* dump = o.dump.empty() ? nullptr : std::fopen(o.dump.c_str(), "w");
+    if (!o.dump.empty() && dump == nullptr)
+        throw invalid_argument("synperf: cannot write --dump file " + o.dump + ": " + std::strerror(errno));
     const data::protocol proto = fam.protocol();
     family_eval out;
     const std::vector<sample> samples = fam.load(dir, proto, out.notes);
 
     std::map<std::pair<std::string, std::string>, group> groups;
-    std::FILE* dump = o.dump.empty() ? nullptr : std::fopen(o.dump.c_str(), "w");
-    if (!o.dump.empty() && dump == nullptr) throw invalid_argument("synperf: cannot write --dump file " + o.dump);
     if (dump != nullptr) {
         fmt::print(dump, "gpu,framework,kernel,split,measured_us,predicted_us,theoretical_us,kernel_floor_us");
         for (const auto& f : fam.feature_names) fmt::print(dump, ",{}", f);
@@ -327,7 +331,9 @@ void add_eval_command(CLI::App& app) {
     for (const family_tool& fam : family_tools()) {
         auto* sub = eval->add_subcommand(fam.name, fam.summary);
         sub->add_option("--data", o.data, "measured-data directory (default: $SYNPERF_DATA or ../shared/data)");
-        sub->add_option("--weights", o.weights, "weights file (default: models/protocol/" + fam.name + ".mlp)");
+        sub->add_option("--weights", o.weights,
+                        "weights file (default: models/protocol/" + fam.name +
+                            ".mlp); a leave-one-GPU-out family reads STEM.loo-<gpu>.mlp beside it for each held-out GPU");
         sub->add_flag("--json", o.json, "print JSON");
         sub->add_flag("--by-size", o.by_size,
                       "also break each row down by measured latency (powers of two): MAPE, signed error, efficiency");

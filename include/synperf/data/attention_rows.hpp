@@ -158,6 +158,7 @@ inline void read_attention_file(const std::filesystem::path& file, const std::st
             p.requests = at::uniform_batch(batch, 1, cached + 1);
         }
         m.latency_us = t.time_us(r, c_lat, 1e3);
+        t.check_row(r, [&] { at::validate(p); });
         m.shape_hash = shape_hash({p.heads, p.kv_heads, p.head_dim, static_cast<std::int64_t>(p.kv_type),
                                    p.fp8_compute ? 1 : 0, p.window});
         out.push_back(std::move(m));

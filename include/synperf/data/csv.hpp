@@ -99,6 +99,18 @@ public:
                                  std::string(field(row, col)) + "'");
         return us;
     }
+    /// Runs `check` (a family's problem validation, say) for data row `row`: an `invalid_argument` it throws
+    /// becomes a load_error at the row's file and line, so a bad row in a large table can be found.
+    template <class Check>
+    void check_row(std::size_t row, Check&& check) const {
+        try {
+            check();
+        } catch (const invalid_argument& e) {
+            std::string_view what = e.what();
+            if (what.starts_with("synperf: ")) what.remove_prefix(9);
+            throw load_error(source_, line(row), 0, std::string(what));
+        }
+    }
     /// Field as a positive integer.
     [[nodiscard]] std::int64_t positive_integer(std::size_t row, std::size_t col) const {
         return integer_at_least(row, col, 1, "a positive integer");
@@ -122,7 +134,8 @@ private:
 
     void parse() {
         std::string_view all(text_);
-        std::size_t pos = 0, line_no = 0;
+        std::size_t pos = all.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // a UTF-8 byte-order mark, as spreadsheets write
+        std::size_t line_no = 0;
         bool have_header = false;
         while (pos < all.size()) {
             std::size_t end = all.find('\n', pos);

@@ -48,6 +48,7 @@ inline void read_scale_matrix_file(const std::filesystem::path& file, const std:
         e.problem.kind = family::elementwise_kind::fp8_quantize;
         e.problem.rows = t.positive_integer(r, c_m);
         e.problem.cols = t.positive_integer(r, c_k);
+        t.check_row(r, [&] { family::elementwise::validate(e.problem); });
         e.latency_us = t.time_us(r, c_lat, 1e3);
         e.shape_hash = shape_hash({0, e.problem.cols});
         out.push_back(std::move(e));

@@ -47,6 +47,7 @@ inline void read_gemm_fp8_file(const std::filesystem::path& file, std::vector<me
         g.gpu = it->second;
         g.problem = {t.positive_integer(r, c_m), t.positive_integer(r, c_n), t.positive_integer(r, c_k)};
         g.latency_us = t.time_us(r, c_lat, 1.0);
+        t.check_row(r, [&] { family::gemm_fp8::validate(g.problem); });
         g.shape_hash = shape_hash({g.problem.n, g.problem.k});
         out.push_back(std::move(g));
     }

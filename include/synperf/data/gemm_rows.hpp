@@ -58,6 +58,7 @@ void for_each_gemm_row(const std::filesystem::path& file, std::string_view dtype
         row.m = t.positive_integer(r, c_m);
         row.n = t.positive_integer(r, c_n);
         row.k = t.positive_integer(r, c_k);
+        t.check_row(r, [&] { family::gemm::validate({row.m, row.n, row.k}); });
         row.latency_us = t.time_us(r, c_lat, 1e3);
         visit(std::move(row));
     }

@@ -56,6 +56,7 @@ inline void read_moe_file(const std::filesystem::path& file, const std::string& 
                      t.positive_integer(r, c_k), t.positive_integer(r, c_tp), t.positive_integer(r, c_ep), d, std::nullopt,
                      collector_remote_slots(gpu), gpu};  // the GPU's SGLang tuned-config files apply
         m.latency_us = t.time_us(r, c_lat, 1e3);
+        t.check_row(r, [&] { family::moe::validate(m.problem); });
         const auto& p = m.problem;
         m.shape_hash = shape_hash({p.hidden, p.inter, p.experts, p.topk, p.tp, p.ep, static_cast<std::int64_t>(d)});
         out.push_back(std::move(m));

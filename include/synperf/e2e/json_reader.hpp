@@ -4,7 +4,9 @@
 ///
 /// The core may depend on nothing but the standard library and Boost.Hana, so the model-config parser
 /// cannot use nlohmann-json; config files are a few kilobytes of objects, numbers, strings, booleans and
-/// null, which this reader covers (strings keep `\uXXXX` escapes as written: no field we read uses them).
+/// null, which this reader covers, by the grammar of RFC 8259: `\uXXXX` escapes (surrogate pairs included) are
+/// decoded to UTF-8, and anything the grammar does not allow (a raw control character in a string, an unknown
+/// escape, a leading zero) is an error at its line.
 #include <cctype>
 #include <charconv>
 #include <cstddef>
@@ -120,10 +122,7 @@ private:
         if (literal("false")) { v.type = value::kind::boolean; return v; }
         if (literal("null")) return v;
         if (c == '-' || std::isdigit(static_cast<unsigned char>(c))) {
-            std::size_t end = pos_;
-            while (end < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[end])) || s_[end] == '-' || s_[end] == '+' ||
-                                       s_[end] == '.' || s_[end] == 'e' || s_[end] == 'E'))
-                ++end;
+            const std::size_t end = number_end();
             double d = 0;
             const auto r = std::from_chars(s_.data() + pos_, s_.data() + end, d);
             if (r.ec != std::errc() || r.ptr != s_.data() + end)
@@ -134,6 +133,79 @@ private:
             return v;
         }
         fail("a value", here());
+    }
+
+    /// The end of the number at pos_ by JSON's grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?; anything
+    /// else (a leading zero, a bare '.', a trailing sign) fails with the characters that were read.
+    std::size_t number_end() const {
+        const auto digit = [&](std::size_t i) { return i < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i])); };
+        const auto digits = [&](std::size_t i) {
+            while (digit(i)) ++i;
+            return i;
+        };
+        std::size_t i = pos_;
+        if (s_[i] == '-') ++i;
+        bool ok = digit(i);
+        if (ok && s_[i] == '0') ++i;
+        else if (ok) i = digits(i);
+        if (ok && i < s_.size() && s_[i] == '.') {
+            ok = digit(i + 1);
+            i = digits(i + 1);
+        }
+        if (ok && i < s_.size() && (s_[i] == 'e' || s_[i] == 'E')) {
+            ++i;
+            if (i < s_.size() && (s_[i] == '+' || s_[i] == '-')) ++i;
+            ok = digit(i);
+            i = digits(i);
+        }
+        if (!ok || digit(i) || (i < s_.size() && (s_[i] == '.' || s_[i] == 'e' || s_[i] == 'E' || s_[i] == '+' || s_[i] == '-'))) {
+            std::size_t end = i;
+            while (end < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[end])) || s_[end] == '.' || s_[end] == '+' || s_[end] == '-'))
+                ++end;
+            fail("a JSON number", "'" + std::string(s_.substr(pos_, end - pos_)) + "'");
+        }
+        return i;
+    }
+
+    /// Four hex digits after a `\u` at pos_.
+    unsigned hex4() {
+        if (pos_ + 6 > s_.size()) fail("four hex digits after '\\u'", "end of input");
+        unsigned v = 0;
+        const auto r = std::from_chars(s_.data() + pos_ + 2, s_.data() + pos_ + 6, v, 16);
+        if (r.ec != std::errc() || r.ptr != s_.data() + pos_ + 6)
+            fail("four hex digits after '\\u'", "'" + std::string(s_.substr(pos_, 6)) + "'");
+        pos_ += 6;
+        return v;
+    }
+
+    /// Appends code point `cp` to `out` as UTF-8.
+    static void append_utf8(std::string& out, unsigned cp) {
+        if (cp < 0x80) {
+            out += char(cp);
+        } else if (cp < 0x800) {
+            out += char(0xC0 | (cp >> 6));
+            out += char(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += char(0xE0 | (cp >> 12));
+            out += char(0x80 | ((cp >> 6) & 0x3F));
+            out += char(0x80 | (cp & 0x3F));
+        } else {
+            out += char(0xF0 | (cp >> 18));
+            out += char(0x80 | ((cp >> 12) & 0x3F));
+            out += char(0x80 | ((cp >> 6) & 0x3F));
+            out += char(0x80 | (cp & 0x3F));
+        }
+    }
+
+    /// A `\uXXXX` escape at pos_, or a surrogate pair of two, as one code point.
+    unsigned unicode_escape() {
+        const unsigned first = hex4();
+        if (first >= 0xDC00 && first <= 0xDFFF) fail("a high surrogate before a low one", "a lone low surrogate");
+        if (first < 0xD800 || first > 0xDBFF) return first;
+        if (s_.substr(pos_, 2) != "\\u") fail("a low surrogate after a high one", "a lone high surrogate");
+        const unsigned second = hex4();
+        if (second < 0xDC00 || second > 0xDFFF) fail("a low surrogate after a high one", "another escape");
+        return 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
     }
 
     bool literal(std::string_view word) {
@@ -147,16 +219,21 @@ private:
         std::string out;
         while (pos_ < s_.size() && s_[pos_] != '"') {
             if (s_[pos_] == '\n') fail("a closing '\"' before the end of the line", "a line break");
+            if (static_cast<unsigned char>(s_[pos_]) < 0x20) fail("a character or an escape in a string", "a raw control character");
             if (s_[pos_] == '\\' && pos_ + 1 < s_.size()) {
                 const char e = s_[pos_ + 1];
+                if (e == 'u') {
+                    append_utf8(out, unicode_escape());
+                    continue;
+                }
                 switch (e) {
                     case 'n': out += '\n'; break;
                     case 't': out += '\t'; break;
                     case 'r': out += '\r'; break;
                     case 'b': out += '\b'; break;
                     case 'f': out += '\f'; break;
-                    case 'u': out += "\\u"; break;  // kept as written
-                    default: out += e; break;
+                    case '"': case '\\': case '/': out += e; break;
+                    default: fail("an escape of \" \\ / b f n r t or u", "'\\" + std::string(1, e) + "'");
                 }
                 pos_ += 2;
                 continue;

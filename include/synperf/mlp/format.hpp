@@ -501,6 +501,7 @@ inline void append_value(std::string& s, float v) {
 /// see docs/weights-format.md for the grammar and every message. The network is built only once the whole
 /// text has been checked.
 [[nodiscard]] inline network parse_mlp(std::string_view text, std::string_view source_name) {
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte-order mark, as some editors write
     return detail::mlp_parser(text, source_name).run();
 }
 
