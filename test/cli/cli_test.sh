@@ -227,6 +227,9 @@ case "$case" in
     expect_error "/dev/zero: expected a regular file \(GPU spec file\)" predict gemm --gpu-spec /dev/zero --m 8 --n 8 --k 8
     expect_error "expected a regular file \(CSV table\), got a directory" predict gemm --gpu h100_sxm --csv "$work"
     expect_error "data directory '/dev/null' \(from --data\) is not a directory" eval gemm --data /dev/null
+    # A size left out is named as the flag to give, not as a zero the family rejects.
+    expect_error "--tokens \\(or a --csv column\\) is required" predict moe --gpu h100_sxm --hidden 4096
+    expect_error "--head-dim \\(or a --csv column\\) is required" predict attention --gpu h100_sxm --heads 32 --batch 1 --seq 128
     # A measured row whose shape the family rejects is named by file and line.
     mkdir -p "$work/bad_data/aiconfigurator/h100_sxm"
     printf 'kernel_source,gemm_dtype,m,n,k,latency\ntorch_flow,bfloat16,16,4096,4096,0.01\ntorch_flow,bfloat16,99999999999,4096,4096,0.01\n' \
@@ -326,8 +329,10 @@ case "$case" in
     expect_error "needs d divisible by 8" predict silu_mul --gpu h100_sxm --tokens 8 --d 100 --kernel flashinfer
     expect_error "gelu not in" predict elementwise --gpu h100_sxm --op gelu --rows 8 --cols 8
     expect_error "rope: head_dim must be even and > 0, got 7" predict elementwise --gpu h100_sxm --op rope --rows 8 --heads 8 --head-dim 7
-    expect_error "residual_add: cols must be > 0, got 0" predict elementwise --gpu h100_sxm --op residual_add --rows 8
-    expect_error "embedding: vocab must be > 0" predict elementwise --gpu h100_sxm --op embedding --rows 8 --cols 64
+    expect_error "--cols \\(or a --csv column\\) is required" predict elementwise --gpu h100_sxm --op residual_add --rows 8
+    expect_error "residual_add: cols must be > 0, got 0" predict elementwise --gpu h100_sxm --op residual_add --rows 8 --cols 0
+    expect_error "--vocab \\(or a --csv column\\) is required" predict elementwise --gpu h100_sxm --op embedding --rows 8 --cols 64
+    expect_error "embedding: vocab must be > 0" predict elementwise --gpu h100_sxm --op embedding --rows 8 --cols 64 --vocab 0
     expect_error "--gather applies to --op embedding only" predict elementwise --gpu h100_sxm --op residual_add --rows 8 --cols 64 \
       --gather vectorized
     expect_error "unknown GPU 'h900'" predict silu_mul --gpu h900 --tokens 8 --d 64

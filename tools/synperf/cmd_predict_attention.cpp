@@ -236,7 +236,10 @@ void add_predict_attention_command(CLI::App& predict) {
                     "the flags give the rest; an optional measured_us column adds each row's error and a summary");
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
-    cmd->final_callback([] { for_each_listed_gpu(o, run_predict_attention); });
+    cmd->final_callback([cmd] {
+        require_sizes(*cmd, {"--heads", "--head-dim"});
+        for_each_listed_gpu(o, run_predict_attention);
+    });
 }
 
 }  // namespace synperf::cli

@@ -299,7 +299,10 @@ void add_predict_memory_bound_commands(CLI::App& predict) {
     rms->add_option("--kernel", rn.kernel, "vllm_scalar, vllm_vectorized or flashinfer")
         ->check(CLI::IsMember({"vllm_scalar", "vllm_vectorized", "flashinfer"}))
         ->capture_default_str();
-    rms->final_callback([] { for_each_listed_gpu(rn, run_predict_rmsnorm); });
+    rms->final_callback([rms] {
+        require_sizes(*rms, {"--tokens", "--hidden"});
+        for_each_listed_gpu(rn, run_predict_rmsnorm);
+    });
 
     static predict_silu_mul_options sm;
     auto* silu = predict.add_subcommand("silu_mul", "SiLU-and-mul of the gated MLP: out = silu(x[:, :d]) * x[:, d:], one CTA per token");
@@ -307,7 +310,10 @@ void add_predict_memory_bound_commands(CLI::App& predict) {
     silu->add_option("--tokens", sm.tokens, "rows (tokens)");
     silu->add_option("--d,--intermediate", sm.d, "output columns: the intermediate size per tensor-parallel rank (input has 2 d)");
     silu->add_option("--kernel", sm.kernel, "vllm_scalar or flashinfer")->check(CLI::IsMember({"vllm_scalar", "flashinfer"}))->capture_default_str();
-    silu->final_callback([] { for_each_listed_gpu(sm, run_predict_silu_mul); });
+    silu->final_callback([silu] {
+        require_sizes(*silu, {"--tokens", "--d"});
+        for_each_listed_gpu(sm, run_predict_silu_mul);
+    });
 
     static predict_elementwise_options ew;
     auto* elem = predict.add_subcommand("elementwise", "FP8 quantize, residual add, RoPE or the embedding gather");
@@ -328,7 +334,14 @@ void add_predict_memory_bound_commands(CLI::App& predict) {
                      "measured) or vectorized (vectorized_gather_kernel, current PyTorch)")
         ->check(CLI::IsMember({"index_select", "vectorized"}))
         ->capture_default_str();
-    elem->final_callback([] { for_each_listed_gpu(ew, run_predict_elementwise); });
+    elem->final_callback([elem] {
+        switch (parse_elementwise_op(ew.op)) {
+            case family::elementwise_kind::rope: require_sizes(*elem, {"--rows", "--heads", "--head-dim"}); break;
+            case family::elementwise_kind::embedding: require_sizes(*elem, {"--rows", "--cols", "--vocab"}); break;
+            default: require_sizes(*elem, {"--rows", "--cols"}); break;
+        }
+        for_each_listed_gpu(ew, run_predict_elementwise);
+    });
 }
 
 }  // namespace synperf::cli

@@ -200,7 +200,10 @@ void add_predict_moe_command(CLI::App& predict) {
                     "CSV whose columns (any of tokens, hidden, inter, experts, topk, tp, ep) give each row's sizes; the flags give the rest; an optional measured_us column adds each row's error and a summary");
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
-    cmd->final_callback([] { for_each_listed_gpu(o, run_predict_moe); });
+    cmd->final_callback([cmd] {
+        require_sizes(*cmd, {"--tokens", "--hidden", "--inter", "--experts", "--topk"});
+        for_each_listed_gpu(o, run_predict_moe);
+    });
 }
 
 }  // namespace synperf::cli

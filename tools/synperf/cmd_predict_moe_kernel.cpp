@@ -161,7 +161,10 @@ void add_predict_moe_kernel_command(CLI::App& predict) {
                     "error and a summary");
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
-    cmd->final_callback([] { for_each_listed_gpu(o, run_predict_moe_kernel); });
+    cmd->final_callback([cmd] {
+        require_sizes(*cmd, {"--tokens", "--hidden", "--inter", "--experts", "--topk"});
+        for_each_listed_gpu(o, run_predict_moe_kernel);
+    });
 }
 
 }  // namespace synperf::cli

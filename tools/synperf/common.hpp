@@ -415,6 +415,15 @@ inline CLI::Validator number_above(double least, bool strict) {
 inline CLI::Validator positive_number() { return number_above(0.0, true); }
 inline CLI::Validator non_negative_number() { return number_above(0.0, false); }
 
+/// Requires the size options `names` of `cmd` unless its `--csv` file is given (whose columns may set them): a
+/// size left out is "--tokens is required (or a --csv column)", not the family's "tokens must be > 0, got 0".
+inline void require_sizes(const CLI::App& cmd, std::initializer_list<const char*> names) {
+    const CLI::Option* csv = cmd.get_option_no_throw("--csv");
+    if (csv != nullptr && csv->count() > 0) return;
+    for (const char* name : names)
+        if (cmd.get_option(name)->count() == 0) throw CLI::RequiredError(std::string(name) + " (or a --csv column)");
+}
+
 /// Makes every option of `app` and its subcommands that takes a value reject an empty one (`--out ''`): an empty
 /// path or name would otherwise fall back to the option's default, e.g. a training run writing over a shipped
 /// weights file.
