@@ -62,14 +62,6 @@ inline measured_collective make_row(const std::string& gpu, std::string collecto
     return m;
 }
 
-inline void check_problem(const csv_table& t, std::size_t r, const family::allreduce_problem& p) {
-    try {
-        family::validate(p);
-    } catch (const invalid_argument& e) {
-        throw load_error(t.source(), t.line(r), 0, e.what());
-    }
-}
-
 /// A PipeWeave or Vidur cluster folder: its GPU and system, or an empty GPU id for an unknown folder.
 struct profiled_cluster {
     std::string_view folder;
@@ -127,7 +119,7 @@ inline void read_custom_allreduce_file(const std::filesystem::path& file, const 
         const std::int64_t bytes = t.positive_integer(r, c_size) * family::element_bytes(dtype);  // message_size = elements
         measured_collective m = make_row(gpu, std::string(family::to_string(impl)), sys, family::collective_op::all_reduce, dtype,
                                          static_cast<int>(t.positive_integer(r, c_n)), bytes, impl, t.time_us(r, c_lat, 1e3));
-        check_problem(t, r, m.problem);
+        t.check_row(r, [&] { family::validate(m.problem); });
         out.push_back(std::move(m));
     }
 }
@@ -151,7 +143,7 @@ inline void read_nccl_file(const std::filesystem::path& file, const std::string&
         measured_collective m = make_row(gpu, "nccl/" + std::string(family::to_string(op)), sys, op, dtype,
                                          static_cast<int>(t.positive_integer(r, c_n)), bytes, family::collective_impl::nccl,
                                          t.time_us(r, c_lat, 1e3));
-        check_problem(t, r, m.problem);
+        t.check_row(r, [&] { family::validate(m.problem); });
         out.push_back(std::move(m));
     }
 }
@@ -180,7 +172,7 @@ inline void read_profiled_allreduce_file(const std::filesystem::path& file, cons
         measured_collective m = make_row(gpu, collector, sys, family::collective_op::all_reduce, family::collective_dtype::fp16,
                                          static_cast<int>(n), t.positive_integer(r, c_size), family::collective_impl::torch,
                                          t.time_us(r, c_lat, 1e3));
-        check_problem(t, r, m.problem);
+        t.check_row(r, [&] { family::validate(m.problem); });
         out.push_back(std::move(m));
     }
 }

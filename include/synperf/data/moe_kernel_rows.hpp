@@ -70,11 +70,7 @@ inline void read_moe_kernel_file(const std::filesystem::path& file, const std::s
         p.inter = t.positive_integer(r, c_n);
         p.config = {small(r, c_bm), small(r, c_bn), small(r, c_bk), small(r, c_g), small(r, c_warps), small(r, c_stages)};
         m.latency_us = t.time_us(r, c_lat, 1.0);
-        try {
-            family::moe_kernel::validate(p);
-        } catch (const invalid_argument& e) {
-            throw load_error(file.string(), t.line(r), 0, e.what());
-        }
+        t.check_row(r, [&] { family::moe_kernel::validate(p); });
         m.shape_hash = shape_hash({static_cast<std::int64_t>(p.weight), p.experts, p.topk, p.hidden, p.inter});
         out.push_back(std::move(m));
     }
