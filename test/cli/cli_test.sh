@@ -426,6 +426,9 @@ case "$case" in
     printf 'gpus,bytes\n2,4096\n8,1048576\n' > "$work/collectives.csv"
     out="$("$synperf" predict allreduce --gpu h100_sxm --csv "$work/collectives.csv")" || fail "predict allreduce --csv"
     [[ "$(wc -l <<<"$out")" -eq 3 && "$(grep -c '^h100_sxm,' <<<"$out")" -eq 2 ]] || fail "expected header + 2 rows, got: $out"
+    # --json prints the rows as one JSON array, as the other families' --csv does.
+    "$synperf" predict allreduce --gpu h100_sxm --csv "$work/collectives.csv" --json | grep -c '"latency_us"' | grep -qx 2 \
+      || fail "predict allreduce --csv --json lacks two rows"
     printf 'gpus,bytes\n2,4096\n16,4096\n' > "$work/bad_collectives.csv"
     expect_error "bad_collectives.csv:3: .*gpus must be <= the node's 8 GPUs" predict allreduce --gpu h100_sxm --csv "$work/bad_collectives.csv"
     expect_error "give --gpus and --bytes, or --csv FILE" predict allreduce --gpu h100_sxm

@@ -72,7 +72,8 @@ system::system_spec node_of(const predict_allreduce_options& o, const gpu::runti
     return sys;
 }
 
-/// `--csv FILE`: one collective per row (columns gpus, bytes), one CSV line of output per row.
+/// `--csv FILE`: one collective per row (columns gpus, bytes), one CSV line of output per row (with `--json`, one
+/// JSON array of rows).
 void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::runtime_gpu& g, const system::system_spec& sys) {
     const data::csv_table t = data::csv_table::load(o.csv);
     static constexpr std::array<std::string_view, 3> known{"gpus", "bytes", measured_column};
@@ -90,17 +91,28 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_ALLREDUCE, "allreduce");
     check_weights_for<family::allreduce>(*net, o.weights);
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
-    if (o.print_header) fmt::print("gpu,gpus,bytes,latency_us,efficiency,theoretical_us,algorithm{}\n", measured.header_columns());
+    if (o.print_header && !o.json)
+        fmt::print("gpu,gpus,bytes,latency_us,efficiency,theoretical_us,algorithm{}\n", measured.header_columns());
+    nlohmann::json rows = nlohmann::json::array();
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const family::allreduce_problem& p = problems[i];
-        if (p.gpus == 1) {
-            fmt::print("{},1,{},0,1,0,none{}\n", g.name, p.bytes, measured.csv_fields(i, 0.0));
+        // One GPU communicates nothing: 0 us, its own bound.
+        const prediction r = p.gpus == 1 ? prediction{} : pred.predict(p, family::to_string(p.implementation));
+        const double efficiency = p.gpus == 1 ? 1.0 : r.efficiency;
+        const std::string algorithm = p.gpus == 1 ? "none" : std::string(family::to_string(family::estimate(p).policy));
+        if (o.json) {
+            nlohmann::json row{{"gpu", g.name}, {"family", "allreduce"}, {"op", std::string(family::to_string(p.op))},
+                               {"implementation", std::string(family::to_string(p.implementation))}, {"gpus", p.gpus},
+                               {"bytes", p.bytes}, {"system", sys.name}, {"latency_us", r.latency_us}, {"efficiency", efficiency},
+                               {"theoretical_us", r.theoretical_us}, {"algorithm", algorithm}};
+            measured.add_json_fields(row, i, r.latency_us);
+            rows.push_back(std::move(row));
             continue;
         }
-        const prediction r = pred.predict(p, family::to_string(p.implementation));
-        fmt::print("{},{},{},{:.4f},{:.4f},{:.4f},{}{}\n", g.name, p.gpus, p.bytes, r.latency_us, r.efficiency, r.theoretical_us,
-                   family::to_string(family::estimate(p).policy), measured.csv_fields(i, r.latency_us));
+        fmt::print("{},{},{},{:.4f},{:.4f},{:.4f},{}{}\n", g.name, p.gpus, p.bytes, r.latency_us, efficiency, r.theoretical_us,
+                   algorithm, measured.csv_fields(i, r.latency_us));
     }
+    if (o.json) fmt::print("{}\n", rows.dump(2));
     measured.print_summary(g.name);
 }
 
@@ -108,7 +120,6 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
     const gpu::runtime_gpu g = o.gpu.resolve();
     const system::system_spec sys = node_of(o, g);
     if (!o.csv.empty()) {
-        if (o.json) throw invalid_argument("synperf: predict allreduce: --csv prints CSV; drop --json");
         if (o.gpus != 0 || o.bytes != 0)
             throw invalid_argument("synperf: predict allreduce: give --gpus and --bytes, or --csv FILE, not both");
         run_predict_allreduce_csv(o, g, sys);
