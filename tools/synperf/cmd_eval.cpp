@@ -167,7 +167,18 @@ struct family_eval {
 family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
     const std::string base = o.weights.empty() ? model_path(fam.name, true).string() : o.weights;
     const std::vector<protocol_fold> folds = protocol_folds(fam);
-    for (const auto& fold : folds) (void)mlp::load_mlp(fold_path(base, fold));  // a missing or bad file fails before the data is read
+    for (const auto& fold : folds) {  // a missing or bad file fails before the data is read
+        if (fold.held_out_gpu.empty()) {
+            (void)mlp::load_mlp(fold_path(base, fold));
+            continue;
+        }
+        try {
+            (void)mlp::load_mlp(fold_path(base, fold));
+        } catch (const load_error& e) {
+            throw invalid_argument(std::string(e.what()) + " (the fold without " + fold.held_out_gpu + ": leave-one-GPU-out weights are " +
+                                   fold_path(base, {".loo-<gpu>", ""}) + ", one per held-out GPU)");
+        }
+    }
     const auto dir = require_data_dir(o.data);
     // Opened before the data load, so a bad path fails at once.
     std::FILE* dump = o.dump.empty() ? nullptr : std::fopen(o.dump.c_str(), "w");
