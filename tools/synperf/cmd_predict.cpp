@@ -62,7 +62,7 @@ void print_text(const gpu::runtime_gpu& g, const family::gemm_problem& p, const 
                 const family::gemm_config& c, const std::vector<std::string>& warnings) {
     fmt::print("gemm m={} n={} k={} on {} ({}), framework {}\n", p.m, p.n, p.k, g.name, g.display_name, fw);
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
-    fmt::print("  efficiency   {:.3g}\n", r.efficiency);
+    fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
     fmt::print("  tile         {}x{}x{}, {} stages, split-K {}, {}\n", c.bm, c.bn, c.bk, c.stages, c.split_k,
                c.persistent ? "persistent" : "one CTA per tile");

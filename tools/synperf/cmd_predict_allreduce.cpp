@@ -170,7 +170,7 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
     fmt::print("{} of {} bytes on {} x {} ({}, {} GPUs per node{}, {:.0f} GB/s per direction), {}\n", family::to_string(p.op), p.bytes,
                p.gpus, g.name, system::to_string(sys.wiring), sys.gpus_per_node, p2p, e.gbps, family::to_string(p.implementation));
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
-    fmt::print("  efficiency   {:.3g}\n", r.efficiency);
+    fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (fastest algorithm: {})\n", r.theoretical_us, family::to_string(e.fastest));
     fmt::print("  alpha-beta   {:.3f} us ({}, the implementation's choice)\n", e.policy_us, family::to_string(e.policy));
     fmt::print("  kernel       {}: {} CTAs\n", r.kernels.front().name, r.kernels.front().tasks);

@@ -123,7 +123,7 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
                at::to_string(p.stage), g.name, g.display_name, o.framework, p.batch(), p.q_tokens(), p.kv_tokens(), p.heads,
                p.kv_heads, p.head_dim);
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
-    fmt::print("  efficiency   {:.3g}\n", r.efficiency);
+    fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
     fmt::print("  kernel       {} ({}): tile {}x{}, {} KV split(s){}, {} math\n", at::to_string(plan.implementation), plan.variant,
                plan.tile_q, plan.tile_kv, plan.splits, plan.pack_gqa ? ", GQA heads packed" : "", plan.fp8_math ? "FP8" : "BF16");

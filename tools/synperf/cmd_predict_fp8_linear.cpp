@@ -58,7 +58,7 @@ void print_text(const gpu::runtime_gpu& g, const std::string& framework, const f
     const family::gemm_fp8_config& c = plan.gemm;
     fmt::print("fp8_linear m={} n={} k={} on {} ({}), framework {}\n", p.m, p.n, p.k, g.name, g.display_name, framework);
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
-    fmt::print("  efficiency   {:.3g}\n", r.efficiency);
+    fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
     if (r.kernel_floor_us > r.theoretical_us)
         fmt::print("  kernel floor {:.3f} us (the busiest SM's MMA work in sgl-kernel's own tile{})\n", r.kernel_floor_us,

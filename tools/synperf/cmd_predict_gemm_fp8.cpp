@@ -50,7 +50,7 @@ void print_text(const gpu::runtime_gpu& g, const family::gemm_fp8_problem& p, co
     const auto& k = r.kernels.front();
     fmt::print("gemm_fp8 m={} n={} k={} on {} ({}), vLLM CUTLASS scaled_mm\n", p.m, p.n, p.k, g.name, g.display_name);
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
-    fmt::print("  efficiency   {:.3g}\n", r.efficiency);
+    fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
     fmt::print("  kernel       {}: tile {}x{}x{}, cluster {}x{}, {}{}, {} stages\n", k.name, c.bm, c.bn, c.bk, c.cluster_m,
                c.cluster_n, family::to_string(c.schedule), c.swap_ab ? ", swap-AB (runs as N x M)" : "", c.stages);

@@ -151,7 +151,7 @@ void predict_and_print(const memory_bound_options& o, const typename F::problem_
     }
     fmt::print("{} on {} ({}), framework {}\n", what, g.name, g.display_name, framework);
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
-    fmt::print("  efficiency   {:.3g}\n", r.efficiency);
+    fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
     fmt::print("  kernel       {}: {} threads, {}-byte accesses{}\n", k.name, s.threads, s.vector_bytes,
                s.smem > 0 ? fmt::format(", {} B shared memory", s.smem) : std::string());

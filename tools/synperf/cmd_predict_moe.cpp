@@ -154,7 +154,7 @@ void run_predict_moe(const predict_moe_options& o) {
     fmt::print("moe tokens={} hidden={} inter={} experts={} topk={} tp={} ep={} {} on {} ({}), SGLang Triton fused_moe\n", p.tokens,
                p.hidden, p.inter, p.experts, p.topk, p.tp, p.ep, family::to_string(p.dtype), g.name, g.display_name);
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
-    fmt::print("  efficiency   {:.3g}\n", r.efficiency);
+    fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
     fmt::print("  config       {}x{}x{} GROUP_SIZE_M {} num_warps {} num_stages {} ({}{})\n", c.bm, c.bn, c.bk, c.group_m, c.warps,
                c.stages, config_source, plan.tuned_file ? fmt::format(", {}", plan.tuned_file->folder) : std::string());

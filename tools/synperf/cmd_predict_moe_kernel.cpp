@@ -119,7 +119,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
             fmt::print("moe_kernel {} tokens={} hidden={} inter={} experts={} topk={} on {} ({}), Triton fused_moe_kernel\n",
                        family::to_string(p.weight), p.tokens, p.hidden, p.inter, p.experts, p.topk, g.name, g.display_name);
             fmt::print("  latency      {:.3f} us\n", r.latency_us);
-            fmt::print("  efficiency   {:.3g}\n", r.efficiency);
+            fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
             fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
             fmt::print("  config       {}x{}x{} GROUP_SIZE_M {} num_warps {} num_stages {} ({} B shared memory per CTA)\n", p.config.bm,
                        p.config.bn, p.config.bk, p.config.group_m, p.config.warps, p.config.stages, l.smem_bytes);

@@ -399,6 +399,10 @@ inline void require_finite_numbers(CLI::App& app) {
             "", "finite number"));
 }
 
+/// An efficiency for the text output: three decimals, or three significant digits below 0.01 (where three
+/// decimals would print a tiny efficiency as 0.000).
+inline std::string efficiency_text(double e) { return e >= 0.0095 ? fmt::format("{:.3f}", e) : fmt::format("{:.3g}", e); }
+
 /// A check that an option's number is above `least` (`strict`) or at least it: "must be > 0, got -1", where
 /// CLI11's own PositiveNumber prints the whole double range.
 inline CLI::Validator number_above(double least, bool strict) {
