@@ -205,7 +205,7 @@ case "$case" in
     # Nodes: P2P groups must tile the node, node sizes are checked.
     expect_error "p2p_group_size \(3\) must divide gpus_per_node \(8\)" \
       predict allreduce --gpu l40s --gpus 4 --bytes 1048576 --topology pcie --p2p-group 3 --host-bridge-gbps 16
-    expect_error "gpus-per-node: Value -5 not in range 1 to 1024" \
+    expect_error "--gpus-per-node: must be in \\[1, 1024\\], got -5" \
       predict allreduce --gpu h100_sxm --gpus 4 --bytes 1048576 --topology nvswitch --gpus-per-node -5
     # GPU specs: a display name is one printable line; a UTF-8 byte-order mark is not part of the first key.
     expect_error "expected printable text, got a control character \\(code 10\\)" predict gemm --gpu h100_sxm --set "display_name=$(printf 'a\nb')" --m 8 --n 8 --k 8

@@ -195,13 +195,13 @@ void add_predict_allreduce_command(CLI::App& predict) {
     cmd->add_option("--dtype", o.dtype, "bf16, fp16, fp32 or int8")->check(CLI::IsMember({"bf16", "fp16", "fp32", "int8"}))->capture_default_str();
     cmd->add_option("--topology", o.topology, "build the node at run time: nvswitch, nvlink_mesh, nvlink_pairwise or pcie")
         ->check(CLI::IsMember({"nvswitch", "nvlink_mesh", "nvlink_pairwise", "pcie"}));
-    cmd->add_option("--gpus-per-node", o.gpus_per_node, "node size for a node built at run time")->check(CLI::Range(1, 1024));
+    cmd->add_option("--gpus-per-node", o.gpus_per_node, "node size for a node built at run time")->check(number_in(1, 1024));
     cmd->add_option("--p2p-group", o.p2p_group,
                     "PCIe node: GPUs per peer-to-peer group (1: no peer access, transfers staged through host memory; "
                     "0: the whole node); needs --host-bridge-gbps")
         ->check(non_negative_number());
     cmd->add_option("--host-bridge-gbps", o.host_bridge_gbps, "PCIe node: bandwidth between P2P groups through the host (GB/s)")
-        ->check(CLI::Range(0.1, 1e6));
+        ->check(number_in(0.1, 1e6));
     cmd->add_option("--weights", o.weights, "weights file (default: the embedded shipped model)");
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->final_callback([] { for_each_listed_gpu(o, run_predict_allreduce); });

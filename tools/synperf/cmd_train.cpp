@@ -222,25 +222,25 @@ void add_train_command(CLI::App& app) {
         sub->add_option("--out", o.out, "weights file to write (default: models/" + fam.name + ".mlp, or models/protocol/" +
                                             fam.name + ".mlp" + (fam.leave_one_out ? "; leave-one-out: <stem>.loo-<gpu>.mlp per GPU)" : ")"));
         sub->add_flag("--protocol", o.protocol, "train on the protocol's train GPUs only (the weights `synperf eval` uses)");
-        sub->add_option("--epochs", o.epochs, "maximum epochs")->capture_default_str()->check(CLI::Range(1, 400));
+        sub->add_option("--epochs", o.epochs, "maximum epochs")->capture_default_str()->check(number_in(1, 400));
         sub->add_option("--seed", o.seed, "random seed")->capture_default_str();
         sub->add_option("--restarts", o.restarts, "train seeds seed, seed+1, ... and keep the lowest validation loss")
             ->capture_default_str()
-            ->check(CLI::Range(std::size_t{1}, std::size_t{16}));
+            ->check(number_in(1, 16));
         sub->add_option("--max-rows", o.max_rows,
                         "deterministic subsample of the training rows (default " + std::to_string(fam.default_max_rows) +
                             "; 0 = all)");
-        sub->add_option("--batch", o.batch, "minibatch size")->capture_default_str()->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+        sub->add_option("--batch", o.batch, "minibatch size")->capture_default_str()->check(number_in(1, 1048576));
         add_integer_list_option(*sub, "--hidden", o.hidden, "hidden layer widths, first to last (default 256,128,64)");
         sub->add_option("--dropout", o.dropout, "dropout probability after each hidden layer")
             ->capture_default_str()
-            ->check(CLI::Range(0.0, 0.9));
+            ->check(number_in(0.0, 0.9));
         sub->add_flag("--efficiency-range-only", o.efficiency_range_only,
                       "train nothing: write the training rows' efficiency range into the existing weights file (--out)");
-        sub->add_option("--lr", o.lr, "initial AdamW learning rate")->capture_default_str()->check(CLI::Range(1e-6, 1.0));
+        sub->add_option("--lr", o.lr, "initial AdamW learning rate")->capture_default_str()->check(number_in(1e-6, 1.0));
         sub->add_option("--lr-patience", o.lr_patience, "epochs without improvement before the learning rate drops")
             ->capture_default_str()
-            ->check(CLI::Range(std::size_t{1}, std::size_t{400}));
+            ->check(number_in(1, 400));
         const family_tool* f = &fam;
         sub->final_callback([f] { run_train(*f, o); });
     }

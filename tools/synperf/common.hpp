@@ -411,12 +411,27 @@ inline CLI::Validator number_above(double least, bool strict) {
             char* end = nullptr;
             const double value = std::strtod(text.c_str(), &end);
             if (end == text.c_str() || *end != '\0') return "expected a number, got '" + text + "'";
+            if (!std::isfinite(value)) return "expected a finite number, got '" + text + "'";
             if (strict ? value > least : value >= least) return {};
             return fmt::format("must be {} {}, got {}", strict ? ">" : ">=", least, text);
         },
         "", strict ? "positive" : "at least");
 }
 inline CLI::Validator positive_number() { return number_above(0.0, true); }
+/// A check that an option's number lies in [lo, hi]: "must be in [1, 400], got 500" ("expected a number" for text),
+/// where CLI11's Range calls text out of range and prints bounds with six decimals.
+inline CLI::Validator number_in(double lo, double hi) {
+    return CLI::Validator(
+        [lo, hi](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double value = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0') return "expected a number, got '" + text + "'";
+            if (!std::isfinite(value)) return "expected a finite number, got '" + text + "'";
+            if (value >= lo && value <= hi) return {};
+            return fmt::format("must be in [{:g}, {:g}], got {}", lo, hi, text);
+        },
+        fmt::format("in [{:g}, {:g}]", lo, hi), "in range");
+}
 inline CLI::Validator non_negative_number() { return number_above(0.0, false); }
 
 /// Requires the size options `names` of `cmd` unless its `--csv` file is given (whose columns may set them): a
