@@ -147,9 +147,7 @@ inline std::vector<double> measured_times(const data::csv_table& t) {
     const std::size_t col = t.column(measured_column);
     std::vector<double> out;
     out.reserve(t.rows());
-    for (std::size_t r = 0; r < t.rows(); ++r) {
-        out.push_back(t.time_us(r, col, 1.0));
-    }
+    for (std::size_t r = 0; r < t.rows(); ++r) out.push_back(t.time_us(r, col, 1.0));
     return out;
 }
 
@@ -384,6 +382,14 @@ inline void require_decimal_integers(CLI::App& app) {
     check_options(app, [](const CLI::Option& o) { return option_value_type(o) == "UINT"; }, decimal(true));
 }
 
+/// Reads an option's text as a finite number into `value`: the error message, or "" when it is one.
+inline std::string read_option_number(const std::string& text, double& value) {
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0') return "expected a number, got '" + text + "'";
+    return std::isfinite(value) ? "" : "expected a finite number, got '" + text + "'";
+}
+
 /// CLI11 reads "nan" and "inf" into a floating-point option, and a NaN passes every range check (each comparison
 /// is false). This rejects any value of a floating-point option that is not a finite number.
 inline void require_finite_numbers(CLI::App& app) {
@@ -391,10 +397,8 @@ inline void require_finite_numbers(CLI::App& app) {
         app, [](const CLI::Option& o) { return option_value_type(o) == "FLOAT"; },
         CLI::Validator(
             [](std::string& text) -> std::string {
-                char* end = nullptr;
-                const double value = std::strtod(text.c_str(), &end);
-                if (end == text.c_str() || *end != '\0') return "expected a number, got '" + text + "'";
-                return std::isfinite(value) ? "" : "expected a finite number, got '" + text + "'";
+                double value = 0;
+                return read_option_number(text, value);
             },
             "", "finite number"));
 }
@@ -408,31 +412,28 @@ inline std::string efficiency_text(double e) { return e >= 0.0095 ? fmt::format(
 inline CLI::Validator number_above(double least, bool strict) {
     return CLI::Validator(
         [least, strict](std::string& text) -> std::string {
-            char* end = nullptr;
-            const double value = std::strtod(text.c_str(), &end);
-            if (end == text.c_str() || *end != '\0') return "expected a number, got '" + text + "'";
-            if (!std::isfinite(value)) return "expected a finite number, got '" + text + "'";
+            double value = 0;
+            if (std::string error = read_option_number(text, value); !error.empty()) return error;
             if (strict ? value > least : value >= least) return {};
             return fmt::format("must be {} {}, got {}", strict ? ">" : ">=", least, text);
         },
         "", strict ? "positive" : "at least");
 }
 inline CLI::Validator positive_number() { return number_above(0.0, true); }
+inline CLI::Validator non_negative_number() { return number_above(0.0, false); }
+
 /// A check that an option's number lies in [lo, hi]: "must be in [1, 400], got 500" ("expected a number" for text),
 /// where CLI11's Range calls text out of range and prints bounds with six decimals.
 inline CLI::Validator number_in(double lo, double hi) {
     return CLI::Validator(
         [lo, hi](std::string& text) -> std::string {
-            char* end = nullptr;
-            const double value = std::strtod(text.c_str(), &end);
-            if (end == text.c_str() || *end != '\0') return "expected a number, got '" + text + "'";
-            if (!std::isfinite(value)) return "expected a finite number, got '" + text + "'";
+            double value = 0;
+            if (std::string error = read_option_number(text, value); !error.empty()) return error;
             if (value >= lo && value <= hi) return {};
             return fmt::format("must be in [{:g}, {:g}], got {}", lo, hi, text);
         },
         fmt::format("in [{:g}, {:g}]", lo, hi), "in range");
 }
-inline CLI::Validator non_negative_number() { return number_above(0.0, false); }
 
 /// Requires the size options `names` of `cmd` unless its `--csv` file is given (whose columns may set them): a
 /// size left out is "--tokens is required (or a --csv column)", not the family's "tokens must be > 0, got 0".
