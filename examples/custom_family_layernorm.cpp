@@ -152,12 +152,10 @@ std::vector<sample> read_csv(const std::string& path) {
     std::vector<sample> out;
     for (std::size_t i = 0; i < t.rows(); ++i) {
         const double us = t.time_us(i, cl, 1.0);  // 1 ns to 10^6 s, else an error at file:line
-        try {
+        // An unknown GPU or a shape the kernel cannot run is reported at the row's file and line.
+        t.check_row(i, [&] {
             out.push_back(make_sample(std::string(t.field(i, cg)), {t.positive_integer(i, cr), t.positive_integer(i, cc)}, us));
-        } catch (const synperf::invalid_argument& e) {  // an unknown GPU or a shape the kernel cannot run: say where
-            const std::string_view what = e.what();
-            throw synperf::load_error(path, t.line(i), 0, std::string(what.substr(what.starts_with("synperf: ") ? 9 : 0)));
-        }
+        });
     }
     return out;
 }

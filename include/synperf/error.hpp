@@ -48,6 +48,13 @@ private:
 };
 
 namespace detail {
+/// An error's message without the "synperf: " every message starts with (for one that is quoted inside another).
+[[nodiscard]] inline std::string message_of(const error& e) {
+    std::string what = e.what();
+    if (what.starts_with("synperf: ")) what.erase(0, 9);
+    return what;
+}
+
 /// Every run-time throw goes through here; deliberately not constexpr, so a failed check
 /// inside a constant expression becomes a compile error that points at the message.
 [[noreturn]] inline void report_error(const std::string& what) { throw invalid_argument("synperf: " + what); }

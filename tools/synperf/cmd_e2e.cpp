@@ -258,7 +258,7 @@ void run_compare(const e2e_options& o) {
                            res.decode_median_ms, res.total_ms, tok_s, res.memory.total / 1e9, res.memory.capacity / 1e9);
             ++ran;
         } catch (const synperf::error& e) {
-            const std::string why = cannot_run_reason(e);
+            const std::string why = synperf::detail::message_of(e);
             rows.push_back({{"gpu", p.gpu.name}, {"attention", attn}, {"error", why}});
             if (!o.json) fmt::print("  {:<20} {:<10} cannot run: {}\n", p.gpu.name, attn, why);
         }
@@ -384,7 +384,7 @@ void run_dev_set(const e2e_options& o) {
         } catch (const nlohmann::json::exception& e) {
             throw at_case(e.what());
         } catch (const synperf::error& e) {
-            throw at_case(cannot_run_reason(e));
+            throw at_case(synperf::detail::message_of(e));
         }
     }
     if (doc["cases"].size() < 2 && !o.iteration_overhead_us)

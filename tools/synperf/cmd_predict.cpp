@@ -82,7 +82,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
         problems.push_back({s.m, s.n, s.k, parse_dtype(o.dtype), o.reuse_distance});
         lines.push_back(s.line);
     }
-    for (std::size_t i = 0; i < problems.size(); ++i) at_csv_row(o.csv, lines[i], [&] { family::gemm::validate(problems[i]); });
+    for (std::size_t i = 0; i < problems.size(); ++i) data::at_row(o.csv, lines[i], [&] { family::gemm::validate(problems[i]); });
     // Inputs are checked before the model is loaded, so a bad shape is reported as such.
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_GEMM, "gemm");
     check_weights_for<family::gemm>(*net, o.weights);

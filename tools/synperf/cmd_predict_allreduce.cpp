@@ -84,7 +84,7 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
         family::allreduce_problem p{sys, family::parse_collective_op(o.op), t.positive_integer(r, c_bytes),
                                     family::parse_collective_dtype(o.dtype), static_cast<int>(t.positive_integer(r, c_gpus)),
                                     family::parse_collective_impl(o.implementation)};
-        if (p.gpus > 1) at_csv_row(t.source(), t.line(r), [&] { family::allreduce::validate(p); });
+        if (p.gpus > 1) data::at_row(t.source(), t.line(r), [&] { family::allreduce::validate(p); });
         problems.push_back(std::move(p));
     }
     measured_report measured(measured_times(t));

@@ -154,9 +154,9 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
     for (std::size_t r = 0; r < t.rows(); ++r) {
         O row = o;
         for (const auto& c : sizes)
-            if (const auto col = c.column_in(t)) at_csv_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
-        problems.push_back(at_csv_row(t.source(), t.line(r), [&] { return make_problem(row); }));
-        plans.push_back(at_csv_row(t.source(), t.line(r), [&] {
+            if (const auto col = c.column_in(t)) data::at_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
+        problems.push_back(data::at_row(t.source(), t.line(r), [&] { return make_problem(row); }));
+        plans.push_back(data::at_row(t.source(), t.line(r), [&] {
             F::validate(problems.back());
             return F::plan(problems.back(), g.numbers);
         }));

@@ -87,7 +87,7 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
     // The plans check the shapes and the GPU before the model is loaded, so either is reported as such.
     std::vector<family::fp8_linear_plan> plans;
     for (std::size_t i = 0; i < problems.size(); ++i)
-        plans.push_back(at_csv_row(o.csv, lines[i], [&] { return family::fp8_linear::plan(problems[i], g.numbers); }));
+        plans.push_back(data::at_row(o.csv, lines[i], [&] { return family::fp8_linear::plan(problems[i], g.numbers); }));
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_FP8_LINEAR, "fp8_linear");
     check_weights_for<family::fp8_linear>(*net, o.weights);
     const runtime_predictor<family::fp8_linear> pred(g.numbers, cost::mlp_cost(net));

@@ -71,7 +71,7 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
     // The plans check the shapes and the GPU before the model is loaded, so either is reported as such.
     std::vector<family::gemm_fp8_config> configs;
     for (std::size_t i = 0; i < problems.size(); ++i)
-        configs.push_back(at_csv_row(o.csv, lines[i], [&] { return family::gemm_fp8::plan(problems[i], g.numbers).config; }));
+        configs.push_back(data::at_row(o.csv, lines[i], [&] { return family::gemm_fp8::plan(problems[i], g.numbers).config; }));
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_GEMM_FP8, "gemm_fp8");
     check_weights_for<family::gemm_fp8>(*net, o.weights);
     const runtime_predictor<family::gemm_fp8> pred(g.numbers, cost::mlp_cost(net));

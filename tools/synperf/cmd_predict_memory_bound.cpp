@@ -83,8 +83,8 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
     for (std::size_t r = 0; r < t.rows(); ++r) {
         Options row = o;
         for (const auto& c : sizes)
-            if (const auto col = c.column_in(t)) at_csv_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
-        problems.push_back(at_csv_row(t.source(), t.line(r), [&] {
+            if (const auto col = c.column_in(t)) data::at_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
+        problems.push_back(data::at_row(t.source(), t.line(r), [&] {
             auto pf = problem_of(row);
             (void)F::framework_level(pf.second);
             (void)F::plan(pf.first, g.numbers);  // checks the shape and the GPU before the model is loaded

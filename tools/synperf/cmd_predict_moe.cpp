@@ -77,7 +77,7 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
             if (t.has_column(name)) row.*field = t.positive_integer(r, t.column(name));
         problems.push_back(problem_of(row, g));
         // The plan checks the problem and the GPU before the model is loaded, so either is reported as such.
-        plans.push_back(at_csv_row(t.source(), t.line(r), [&] { return family::moe::plan(problems.back(), g.numbers); }));
+        plans.push_back(data::at_row(t.source(), t.line(r), [&] { return family::moe::plan(problems.back(), g.numbers); }));
     }
     measured_report measured(measured_times(t));
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");

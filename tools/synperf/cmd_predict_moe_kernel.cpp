@@ -75,9 +75,9 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
         for (std::size_t r = 0; r < t.rows(); ++r) {
             predict_moe_kernel_options row = o;
             for (const auto& c : sizes)
-                if (const auto col = c.column_in(t)) at_csv_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
-            problems.push_back(at_csv_row(t.source(), t.line(r), [&] { return problem_of(row); }));
-            plans.push_back(at_csv_row(t.source(), t.line(r), [&] { return family::moe_kernel::plan(problems.back(), g.numbers); }));
+                if (const auto col = c.column_in(t)) data::at_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
+            problems.push_back(data::at_row(t.source(), t.line(r), [&] { return problem_of(row); }));
+            plans.push_back(data::at_row(t.source(), t.line(r), [&] { return family::moe_kernel::plan(problems.back(), g.numbers); }));
         }
         measured_us = measured_times(t);
     }

@@ -230,14 +230,6 @@ mnk_input mnk_shapes(const Options& o, std::string_view command) {
     return out;
 }
 
-/// Why a GPU of a list cannot run a command: the error's message without its "synperf: " prefix (the row
-/// names the GPU).
-inline std::string cannot_run_reason(const synperf::error& e) {
-    std::string_view why = e.what();
-    if (why.starts_with("synperf: ")) why.remove_prefix(9);
-    return std::string(why);
-}
-
 /// A size a `--csv` column can set: the column's name and how it goes into the options.
 template <class Options>
 struct csv_size {
@@ -290,20 +282,6 @@ csv_size<Options> size_column(const char* name, int Options::*field, const char*
             [field](const Options& o) { return std::int64_t{o.*field}; }};
 }
 
-/// Runs `check` on the problem of one `--csv` row: an error it throws is reported at the row's file and line
-/// (`line` 0: the problem came from the flags, the error passes unchanged).
-template <class Check>
-decltype(auto) at_csv_row(const std::string& source, std::size_t line, Check&& check) {
-    if (line == 0) return check();
-    try {
-        return check();
-    } catch (const load_error&) {
-        throw;  // already names its file and line
-    } catch (const synperf::error& e) {
-        throw load_error(source, line, 0, cannot_run_reason(e));
-    }
-}
-
 /// Runs a command once per GPU of a `--gpu` list, or once for a single GPU. A GPU the command cannot serve (no
 /// FP8 tensor cores, a node smaller than the collective) says why and the others still run; with `--json` the
 /// runs' documents form one array, such a GPU being {"gpu": name, "error": why}. A command that prints a header
@@ -328,7 +306,7 @@ void for_each_listed_gpu(const Options& o, Run run) {
             header_printed = true;  // commands check every input before they print anything
             ++ran;
         } catch (const synperf::error& e) {
-            const std::string why = cannot_run_reason(e);
+            const std::string why = synperf::detail::message_of(e);
             if (o.json)
                 fmt::print("{}\n", nlohmann::json{{"gpu", names[i]}, {"error", why}}.dump(2));
             else

@@ -11,6 +11,7 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <system_error>
 #include <vector>
@@ -99,18 +100,9 @@ public:
                                  std::string(field(row, col)) + "'");
         return us;
     }
-    /// Runs `check` (a family's problem validation, say) for data row `row`: an `invalid_argument` it throws
-    /// becomes a load_error at the row's file and line, so a bad row in a large table can be found.
+    /// Runs `check` (a family's problem validation, say) for data row `row`; see `at_row`.
     template <class Check>
-    void check_row(std::size_t row, Check&& check) const {
-        try {
-            check();
-        } catch (const invalid_argument& e) {
-            std::string_view what = e.what();
-            if (what.starts_with("synperf: ")) what.remove_prefix(9);
-            throw load_error(source_, line(row), 0, std::string(what));
-        }
-    }
+    decltype(auto) check_row(std::size_t row, Check&& check) const;
     /// Field as a positive integer.
     [[nodiscard]] std::int64_t positive_integer(std::size_t row, std::size_t col) const {
         return integer_at_least(row, col, 1, "a positive integer");
@@ -178,5 +170,26 @@ private:
     std::vector<std::string_view> fields_;
     std::vector<std::size_t> lines_;
 };
+
+/// Runs `check` for the row at `line` of `source` and returns its result: an error it throws (a family rejecting the
+/// row's problem, say) becomes a load_error at that file and line, so a bad row in a large table can be found. One
+/// that already names its file and line passes unchanged, and so does every error for `line` 0 (no row: the problem
+/// came from elsewhere, e.g. command-line flags).
+template <class Check>
+decltype(auto) at_row(const std::string& source, std::size_t line, Check&& check) {
+    if (line == 0) return check();
+    try {
+        return check();
+    } catch (const load_error&) {
+        throw;
+    } catch (const error& e) {
+        throw load_error(source, line, 0, synperf::detail::message_of(e));
+    }
+}
+
+template <class Check>
+decltype(auto) csv_table::check_row(std::size_t row, Check&& check) const {
+    return at_row(source_, line(row), std::forward<Check>(check));
+}
 
 }  // namespace synperf::data
