@@ -153,6 +153,10 @@ case "$case" in
     expect_error "expected comma-separated integers, got '64,0x20' \(element 2: '0x20'\)" predict attention --phase decode --gpu h100_sxm --heads 8 --kv-heads 8 --head-dim 128 --kv-lens 64,0x20
     expect_error "must be <= 2\^31" predict gemm --gpu h100_sxm --m 8 --n 8 --k 4294967296
     expect_error "unknown key 'dram_gbs'" predict gemm --gpu h100_sxm --set dram_gbs=1 --m 8 --n 8 --k 8
+    # CLI11 alone says "Could not convert" for a value beyond an int option's range.
+    expect_error "--heads: expected a 32-bit integer \(at most 2147483647\), got 3000000000" predict attention --phase decode --gpu h100_sxm --heads 3000000000 --head-dim 128 --batch 1 --seq 64
+    printf 'm,n,k\n1,2,3\n' | gzip > "$work/shapes.csv.gz"
+    expect_error "shapes.csv.gz:1:1: expected a text CSV table, got the control byte 0x1f" predict gemm --gpu h100_sxm --csv "$work/shapes.csv.gz"
     printf 'm,n,k\n1,2\n' > "$work/bad.csv"
     expect_error "bad.csv:2: expected 3 fields, got 2" predict gemm --gpu h100_sxm --csv "$work/bad.csv"
     printf 'synperf-mlp 9\n' > "$work/bad.mlp"

@@ -132,6 +132,35 @@ TEST_CASE("e2e model config: the built-in models match the Hugging Face configs 
     CHECK(checked >= 9);
 }
 
+TEST_CASE("e2e model config: fields the workload does not model are named, not ignored") {
+    const std::string dense =
+        R"("hidden_size":4096,"num_attention_heads":32,"num_key_value_heads":8,"num_hidden_layers":32,"intermediate_size":14336,
+           "vocab_size":32000,"max_position_embeddings":32768)";
+    // Mistral's sliding window is on whenever it is set; an AWQ checkpoint's weights are not modelled.
+    const e2e::model_config m = e2e::parse_model_config(
+        "{" + dense + R"(,"model_type":"mistral","sliding_window":4096,"quantization_config":{"quant_method":"awq","bits":4}})", "m");
+    REQUIRE(m.unmodelled.size() == 2);
+    CHECK(m.quantization == "awq");
+    CHECK(m.unmodelled[0].find("quant_method 'awq'") != std::string::npos);
+    CHECK(m.unmodelled[1].find("sliding_window 4096:") != std::string::npos);
+    // An FP8 checkpoint is a deployment with FP8 weights (the CLI says so); Qwen2's window is off unless
+    // use_sliding_window is true; a window as long as the context changes nothing.
+    const e2e::model_config q = e2e::parse_model_config(
+        "{" + dense + R"(,"model_type":"qwen2","sliding_window":4096,"use_sliding_window":false,"quantization_config":{"quant_method":"fp8"}})",
+        "q");
+    CHECK(q.quantization == "fp8");
+    CHECK(q.unmodelled.empty());
+    CHECK(e2e::parse_model_config("{" + dense + R"(,"sliding_window":32768})", "w").unmodelled.empty());
+    CHECK(e2e::parse_model_config("{" + dense + R"(,"sliding_window":null})", "n").unmodelled.empty());
+    // Per-layer attention kinds (newer configs) without a window field.
+    const e2e::model_config l =
+        e2e::parse_model_config("{" + dense + R"(,"layer_types":["sliding_attention","full_attention","sliding_attention"]})", "l");
+    REQUIRE(l.unmodelled.size() == 1);
+    CHECK(l.unmodelled[0].find("2 layers use an attention other than full_attention") != std::string::npos);
+    // The built-in models have none.
+    for (const auto& b : e2e::builtin_models()) CHECK(b.unmodelled.empty());
+}
+
 TEST_CASE("e2e model config: MoE fixtures and malformed files") {
     const e2e::model_config mx = fixture("mixtral-8x7b.json");
     CHECK(mx.is_moe());

@@ -164,9 +164,19 @@ at::kernel_impl attention_of(const prepared& p) {
     return d.attention == at::kernel_impl::automatic ? e2e::default_attention(d.fw, p.gpu.numbers) : d.attention;
 }
 
+/// Says on stderr what the model's config.json asks for that the prediction leaves out (quantized weights, a
+/// sliding window), so the numbers are not read as that model's.
+void print_unmodelled(const e2e::run_request& r) {
+    for (const std::string& what : r.model.unmodelled) fmt::print(stderr, "note: {}: {}\n", r.model.source, what);
+    if (r.model.quantization == "fp8" && !r.deploy.fp8_weights)
+        fmt::print(stderr, "note: {} is an FP8 checkpoint (quantization_config); --fp8-weights predicts its FP8 linear layers, "
+                           "this run predicts bf16 ones\n", r.model.source);
+}
+
 void run_single(const e2e_options& o) {
     const prepared p = make_request(o, o.gpu.resolve(), o.gpu.spec_file.empty());
     const e2e::run_request& r = p.request;
+    print_unmodelled(r);
     const e2e::run_result res = predict(p, load_models());
     const at::kernel_impl attn = attention_of(p);
     if (o.json) {
@@ -191,7 +201,8 @@ void run_single(const e2e_options& o) {
                                  {"memory", memory_json(res.memory)},
                                  {"breakdown", {{"prefill", breakdown_json(res.prefill)},
                                                 {"decode_step", r.decode_steps > 0 ? breakdown_json(res.first_decode) : nlohmann::json()}}},
-                                 {"distinct_ops_predicted", res.evaluations}};
+                                 {"distinct_ops_predicted", res.evaluations},
+                                 {"unmodelled", r.model.unmodelled}};
         fmt::print("{}\n", out.dump(2));
         return;
     }
@@ -228,6 +239,7 @@ void run_compare(const e2e_options& o) {
     }
     const e2e::family_models models = load_models();
     const e2e::run_request& r0 = runs.front().request;
+    print_unmodelled(r0);
     const std::int64_t tokens = std::accumulate(r0.prompt_lens.begin(), r0.prompt_lens.end(), std::int64_t{0});
     nlohmann::json rows = nlohmann::json::array();
     if (!o.json) {
@@ -265,7 +277,8 @@ void run_compare(const e2e_options& o) {
     }
     if (o.json) {
         const nlohmann::json out{
-            {"model", r0.model.name}, {"tp", r0.deploy.tp}, {"ep", r0.deploy.ep}, {"framework", o.framework}, {"gpus", rows}};
+            {"model", r0.model.name}, {"tp", r0.deploy.tp},  {"ep", r0.deploy.ep},
+            {"framework", o.framework}, {"gpus", rows},      {"unmodelled", r0.model.unmodelled}};
         fmt::print("{}\n", out.dump(2));
     }
     std::fflush(stdout);  // the reasons above come before the error

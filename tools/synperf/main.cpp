@@ -2,6 +2,8 @@
 // synperf: predict GPU kernel latency; list GPUs; train and evaluate the efficiency models.
 #include <cstdio>
 #include <exception>
+#include <limits>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,24 @@ bool report_unknown_subcommand(CLI::App& app) {
     return true;
 }
 
+/// CLI11 reports a value it cannot store as "Could not convert: --heads = 3000000000". Every integer option's text
+/// has passed the decimal check (`require_decimal_integers`) by then, so the value is beyond the option's 32-bit
+/// type: says so with the range. Returns false for any other conversion error.
+bool report_narrow_integer(const CLI::ConversionError& e) {
+    constexpr std::string_view prefix = "Could not convert: ";
+    const std::string_view what = e.what();
+    const std::size_t equals = what.find(" = ");
+    if (!what.starts_with(prefix) || equals == std::string_view::npos) return false;
+    const std::string_view value = what.substr(equals + 3);
+    if (value.starts_with('-'))
+        fmt::print(stderr, "synperf: {}: expected a 32-bit integer (at least {}), got {}\n", what.substr(prefix.size(), equals - prefix.size()),
+                   std::numeric_limits<int>::min(), value);
+    else
+        fmt::print(stderr, "synperf: {}: expected a 32-bit integer (at most {}), got {}\n", what.substr(prefix.size(), equals - prefix.size()),
+                   std::numeric_limits<int>::max(), value);
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -52,6 +72,9 @@ int main(int argc, char** argv) {
     } catch (const CLI::RequiredError& e) {
         if (report_unknown_subcommand(app)) return e.get_exit_code();
         return app.exit(e);
+    } catch (const CLI::ConversionError& e) {
+        if (!report_narrow_integer(e)) return app.exit(e);
+        return e.get_exit_code();
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     } catch (const synperf::error& e) {

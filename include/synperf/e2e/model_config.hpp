@@ -46,6 +46,11 @@ struct model_config {
     int experts_per_token = 0;       ///< top-k
     std::int64_t expert_intermediate = 0;  ///< each expert's intermediate size
     std::int64_t max_position = 0;   ///< max_position_embeddings (0: unknown)
+    std::string quantization;        ///< quantization_config's quant_method ("" when the weights are not quantized)
+                                     ///< ("fp8": predict it as a deployment with FP8 weights)
+    /// What the config asks for that a prediction leaves out (quantized weights, a sliding attention window), one
+    /// sentence each; a config.json with such fields still loads, and the CLI prints these as notes.
+    std::vector<std::string> unmodelled;
 
     [[nodiscard]] bool is_moe() const noexcept { return experts > 0; }
     /// Query width: heads x head_dim (not necessarily hidden).
@@ -83,6 +88,11 @@ inline void validate(const model_config& m) {
 }
 
 namespace model_detail {
+
+/// A JSON number as text, without a fraction when it holds an integer ("4096", not "4096.000000").
+inline std::string number_text(double number) {
+    return number == std::floor(number) && std::abs(number) < 0x1p53 ? std::to_string(std::int64_t(number)) : std::to_string(number);
+}
 
 inline std::string lower(std::string_view s) {
     std::string out(s);
@@ -215,6 +225,38 @@ inline std::string text(const json::value& root, std::string_view key, std::stri
     return v->text;
 }
 
+/// Records the fields of `root` that change a model's kernels but that the workload does not model, so that a
+/// prediction for such a model says what it assumed instead of silently predicting another model.
+inline void note_unmodelled_fields(const json::value& root, model_config& m) {
+    if (const json::value* q = member(root, "quantization_config"); q != nullptr) {
+        const json::value* method = q->find("quant_method");
+        m.quantization = method != nullptr && method->type == json::value::kind::string ? method->text : "unknown";
+        // FP8 checkpoints are modelled (a deployment with FP8 weights); other formats (AWQ, GPTQ, …) are not.
+        if (m.quantization != "fp8")
+            m.unmodelled.push_back("quantization_config (quant_method '" + m.quantization +
+                                   "'): these quantized weights are not modelled; the linear layers are predicted in bf16, "
+                                   "or in FP8 when the deployment asks for FP8 weights");
+    }
+    // Qwen2 configs carry a sliding_window with use_sliding_window false; Mistral's is on whenever it is set.
+    const json::value* window = member(root, "sliding_window");
+    const json::value* use_window = member(root, "use_sliding_window");
+    const bool window_on = window != nullptr && window->type == json::value::kind::number && window->number > 0 &&
+                           (use_window == nullptr || (use_window->type == json::value::kind::boolean && use_window->boolean));
+    if (window_on && (m.max_position == 0 || window->number < double(m.max_position)))
+        m.unmodelled.push_back("sliding_window " + number_text(window->number) +
+                               ": attention over a sliding window is not modelled; contexts longer than the window are "
+                               "predicted with full attention");
+    if (const json::value* types = member(root, "layer_types"); types != nullptr && types->type == json::value::kind::array) {
+        const auto sliding = std::count_if(types->items.begin(), types->items.end(), [](const json::value& t) {
+            return t.type == json::value::kind::string && t.text != "full_attention";
+        });
+        if (sliding > 0 && !window_on)
+            m.unmodelled.push_back("layer_types: " + std::to_string(sliding) +
+                                   " layers use an attention other than full_attention, which is not modelled; every layer is "
+                                   "predicted with full attention");
+    }
+}
+
 }  // namespace model_detail
 
 /// Reads a Hugging Face config.json (its text; `source` names it in messages). Supported model_type:
@@ -269,6 +311,7 @@ inline std::string text(const json::value& root, std::string_view key, std::stri
         if (m.model_type == "mixtral" || m.model_type == "qwen3_moe")
             throw load_error(std::string(source), 0, 0, "expected expert counts for model_type " + m.model_type + ", got none");
     }
+    note_unmodelled_fields(root, m);
     // A short name from the file name: "/x/Qwen3-32B.json" or ".../Qwen3-32B/config.json".
     std::string_view path = source;
     const std::size_t slash = path.find_last_of("/\\");
