@@ -86,6 +86,14 @@ case "$case" in
     fi
     "$synperf" e2e --model llama-3.1-70b --gpu h20 --tp 8 --batch 4 --prompt-len 1000 --decode-steps 3 | grep -q "decode step median" \
       || fail "human-readable table"
+    # A config.json field the generator does not model is a note on stderr and an entry in the JSON.
+    printf '%s' '{"model_type":"mistral","hidden_size":4096,"intermediate_size":14336,"num_hidden_layers":32,"num_attention_heads":32,
+      "num_key_value_heads":8,"vocab_size":32000,"max_position_embeddings":32768,"sliding_window":4096}' > "$work/mistral.json"
+    out="$("$synperf" e2e --model "$work/mistral.json" --gpu h100_sxm --prompt-lens 100 --decode-steps 1 --json 2>"$work/notes.txt")"; rc=$?
+    [[ $rc -eq 0 ]] || { skip_without_weights "$out"; fail "mistral: $out"; }
+    grep -q "note: .*mistral.json: sliding_window 4096: attention over a sliding window is not modelled" "$work/notes.txt" \
+      || fail "no sliding-window note: $(cat "$work/notes.txt")"
+    grep -q '"unmodelled"' <<<"$out" || fail "no unmodelled list in $out"
     # A MoE model (a config.json fixture): its blocks come from the moe family.
     out="$("$synperf" e2e --model "$src/test/data/e2e/mixtral-8x7b.json" --gpu h100_sxm --tp 2 --prompt-lens 100,300 --decode-steps 2 --json 2>&1)"; rc=$?
     [[ $rc -eq 0 ]] || { skip_without_weights "$out"; fail "mixtral: $out"; }
