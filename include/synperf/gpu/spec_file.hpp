@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -118,7 +119,12 @@ std::optional<std::string> parse_spec_number(std::string_view text, T& out) {
     const char* last = text.data() + text.size();
     const auto [ptr, ec] = std::from_chars(first, last, v);
     if (ec == std::errc::invalid_argument) return str_cat({"expected ", what, ", got ", quoted(text), " (not a number)"});
-    if (ec == std::errc::result_out_of_range) return str_cat({"expected ", what, " in range, got ", quoted(text)});
+    if (ec == std::errc::result_out_of_range) {
+        if constexpr (std::is_integral_v<T>)
+            return str_cat({"expected ", what, " of at most ", std::to_string(std::numeric_limits<T>::max()), ", got ", quoted(text)});
+        else
+            return str_cat({"expected ", what, " within the double range, got ", quoted(text)});
+    }
     if (ptr != last)
         return str_cat({"expected ", what, ", got ", quoted(text), " (trailing characters ",
                         quoted(std::string_view(ptr, static_cast<std::size_t>(last - ptr))), ")"});
