@@ -32,7 +32,7 @@ TEST_CASE("csv: malformed tables name the file, the line and the cause") {
     CHECK_THROWS_WITH_AS((void)t.column("k"), doctest::Contains("expected a column 'k', got columns m,us"), load_error);
 }
 
-TEST_CASE("csv: a binary or compressed file is named as one, at the first control byte") {
+TEST_CASE("csv: a binary, compressed or UTF-16 file is named as one, at the first control byte") {
     // gzip's magic number starts with 0x1f; an ELF executable with 0x7f.
     CHECK_THROWS_WITH_AS(csv_table("\x1f\x8b\x08"s, "shapes.csv.gz"),
                          doctest::Contains("shapes.csv.gz:1:1: expected a text CSV table, got the control byte 0x1f"), load_error);
@@ -42,6 +42,8 @@ TEST_CASE("csv: a binary or compressed file is named as one, at the first contro
                          doctest::Contains("x.csv:2:3: expected a text CSV table, got the control byte 0x7f"), load_error);
     CHECK_THROWS_WITH_AS(csv_table("m,n\n1,2\0\n"s, "nul.csv"),
                          doctest::Contains("nul.csv:2:4: expected a text CSV table, got the control byte 0x00"), load_error);
+    CHECK_THROWS_WITH_AS(csv_table("\xFF\xFEm\0,\0n\0"s, "u16.csv"), doctest::Contains("u16.csv:1:1: expected a UTF-8 text CSV table, got UTF-16"),
+                         load_error);
     // Tabs are text.
     CHECK(csv_table("m\tx,n\n1,2\n", "tab.csv").rows() == 1);
 }

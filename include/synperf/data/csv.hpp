@@ -124,9 +124,11 @@ private:
         return v;
     }
 
-    /// A control byte (other than tab, CR, LF) means a binary or compressed file was given for a CSV table: say so
+    /// A control byte (other than tab, CR, LF) means a binary, compressed or UTF-16 file was given for a CSV table: say so
     /// at its line, where the field splitter would report a puzzling row length or print the bytes as a column name.
     void require_text() const {
+        if (text_.starts_with("\xFF\xFE") || text_.starts_with("\xFE\xFF"))
+            throw load_error(source_, 1, 1, "expected a UTF-8 text CSV table, got UTF-16 (its byte-order mark); save it as UTF-8");
         std::size_t line_no = 1, column = 1;
         for (const char c : text_) {
             const auto byte = static_cast<unsigned char>(c);
@@ -139,7 +141,7 @@ private:
                 static constexpr char hex[] = "0123456789abcdef";
                 throw load_error(source_, line_no, column,
                                  std::string("expected a text CSV table, got the control byte 0x") + hex[byte >> 4] + hex[byte & 15] +
-                                     " (a binary or compressed file?)");
+                                     " (a binary, compressed or UTF-16 file?)");
             }
             ++column;
         }
