@@ -11,6 +11,7 @@
 
 #include "synperf/error.hpp"
 #include "synperf/family/attention/fa2.hpp"
+#include "synperf/features/analysis.hpp"
 #include "synperf/family/attention/fa3.hpp"
 #include "synperf/family/attention/flashinfer.hpp"
 #include "synperf/family/attention/triton.hpp"
@@ -21,6 +22,7 @@
 #include "synperf/hw/h100_sxm.hpp"
 #include "synperf/hw/l40s.hpp"
 #include "synperf/hw/rtx_5090.hpp"
+#include "synperf/hw/rtx_pro_6000_server.hpp"
 #include "synperf/scheduler/run.hpp"
 #include "synperf/work/task.hpp"
 #include "test_gpus.hpp"
@@ -665,4 +667,25 @@ TEST_CASE("mma.sync kernels run their tensor work at the warp-level rate, wgmma 
     a100_native.tensor_issue = mma_issue::native;
     CHECK(synperf::work::sm_cycles(*a100_plan.kernels.front().compulsory, a100).tensor ==
           doctest::Approx(synperf::work::sm_cycles(a100_native, a100).tensor));
+}
+
+TEST_CASE("triton decode: the CTAs' dependent round trips, counted from the kernel's code") {
+    constexpr gpu_numbers rtx_pro = synperf::hw::rtx_pro_6000_server::numbers;
+    // Two keys per request: one split holds them (a 32-token chunk), seven of the eight split CTAs exit after
+    // loading the lengths. The one with keys: lengths; query + indices; one block's K and V.
+    const attn::attention_plan short_kv = attn::triton::plan(decode(2048, 2, 32, 32, 128), rtx_pro);
+    REQUIRE(short_kv.kernels.size() == 2);
+    CHECK(short_kv.splits == 1);
+    CHECK(short_kv.kernels[0].cta_round_trips == doctest::Approx(2048.0 * 32 * (3 + 7)));
+    CHECK(short_kv.kernels[1].cta_round_trips == doctest::Approx(2048.0 * 32 * 2));  // the merge: lengths, then a split
+    // One request of 8192 keys over 8 heads: eight splits of 1024 keys, 16 blocks of 64 each.
+    const attn::attention_plan long_kv = attn::triton::plan(decode(1, 8192, 8, 8, 128), rtx_pro);
+    CHECK(long_kv.splits == 8);
+    CHECK(long_kv.kernels[0].cta_round_trips == doctest::Approx(8.0 * 8 * (2 + 16)));
+    // The floor they set is below the launch's measured time (SGLang 0.5.10 on this GPU: 708 µs for the first).
+    const synperf::work::kernel_launch& stage1 = short_kv.kernels[0];
+    const auto f = synperf::features::analyze(stage1, synperf::scheduler::schedule_launch(stage1, rtx_pro), rtx_pro);
+    const double floor_us = synperf::features::cycles_to_us(f.kernel_floor_cycles, rtx_pro);
+    CHECK(floor_us > 300.0);
+    CHECK(floor_us < 708.0);
 }

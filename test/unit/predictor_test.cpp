@@ -393,6 +393,47 @@ TEST_CASE("analysis: a kernel's memory rounds set a latency floor of waves x rou
     CHECK_THROWS_AS((void)synperf::features::analyze(k, s, g), synperf::invalid_argument);
 }
 
+TEST_CASE("analysis: CTA round trips floor the kernel, not its theoretical time") {
+    const synperf::gpu::gpu_numbers& g = hw::h100_sxm::numbers;
+    const auto launch = [&](int smem_per_cta) {
+        synperf::work::kernel_launch k;
+        k.name = "split_ctas";
+        k.launch = {128, 32, smem_per_cta};
+        synperf::work::task_work cta;
+        cta.l2_bytes = 512;
+        k.tasks.push_back({cta, 1320});  // 10 CTAs per SM
+        return k;
+    };
+    // 128 KB of shared memory each: one slot per SM.
+    synperf::work::kernel_launch k = launch(128 * 1024);
+    const synperf::scheduler::schedule_result s = synperf::scheduler::schedule_launch(k, g);
+    REQUIRE(s.slots_per_sm == 1);
+    const auto plain = synperf::features::analyze(k, s, g);
+    CHECK(plain.cta_residency_cycles == 0.0);
+
+    k.cta_round_trips = 1320.0 * 3;  // three dependent round trips per CTA
+    const auto floored = synperf::features::analyze(k, s, g);
+    // One slot: each CTA's dispatch and its three round trips follow one another.
+    const double per_sm = 10 * (synperf::features::nominal_cta_dispatch_cycles + 3 * synperf::features::nominal_l2_hit_cycles);
+    CHECK(floored.cta_residency_cycles == doctest::Approx(per_sm));
+    CHECK(floored.kernel_floor_cycles == doctest::Approx(per_sm));
+    CHECK(floored.theoretical_cycles == doctest::Approx(plain.theoretical_cycles));  // the cost model's bound is unchanged
+    CHECK(floored.limiter == plain.limiter);
+
+    // Without shared memory many slots share the round trips; the dispatches stay serial.
+    synperf::work::kernel_launch many = launch(0);
+    const synperf::scheduler::schedule_result s_many = synperf::scheduler::schedule_launch(many, g);
+    REQUIRE(s_many.slots_per_sm >= 8);
+    many.cta_round_trips = 1320.0 * 3;
+    const auto shared = synperf::features::analyze(many, s_many, g);
+    CHECK(shared.cta_residency_cycles ==
+          doctest::Approx(std::max(10 * synperf::features::nominal_cta_dispatch_cycles, per_sm / s_many.slots_per_sm)));
+
+    k.cta_round_trips = -1;
+    CHECK_THROWS_WITH_AS((void)synperf::features::analyze(k, s, g), doctest::Contains("cta_round_trips must be finite and >= 0"),
+                         synperf::invalid_argument);
+}
+
 TEST_CASE("analysis: a launch floor bounds a kernel whose work is smaller") {
     const synperf::gpu::gpu_numbers& g = hw::h100_sxm::numbers;
     synperf::work::task_work cta;

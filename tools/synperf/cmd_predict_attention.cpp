@@ -112,7 +112,7 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
                                  {"implementation", std::string(at::to_string(plan.implementation))}, {"variant", plan.variant},
                                  {"batch", p.batch()}, {"q_tokens", p.q_tokens()}, {"kv_tokens", p.kv_tokens()},
                                  {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
-                                 {"bottleneck", r.bottleneck},
+                                 {"kernel_floor_us", r.kernel_floor_us}, {"bottleneck", r.bottleneck},
                                  {"tile", {{"q", plan.tile_q}, {"kv", plan.tile_kv}}}, {"splits", plan.splits},
                                  {"pack_gqa", plan.pack_gqa}, {"math", plan.fp8_math ? "fp8" : "bf16"},
                                  {"kernel_in_training_data", timed}, {"kernels", kernels}, {"warnings", warnings}};
@@ -125,6 +125,9 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
+    if (r.kernel_floor_us > r.theoretical_us)
+        fmt::print("  kernel floor {:.3f} us (its kernels' least time as decomposed{})\n", r.kernel_floor_us,
+                   r.latency_us <= r.kernel_floor_us ? "; the prediction" : "");
     fmt::print("  kernel       {} ({}): tile {}x{}, {} KV split(s){}, {} math\n", at::to_string(plan.implementation), plan.variant,
                plan.tile_q, plan.tile_kv, plan.splits, plan.pack_gqa ? ", GQA heads packed" : "", plan.fp8_math ? "FP8" : "BF16");
     for (const auto& k : r.kernels)

@@ -67,9 +67,14 @@ struct kernel_features {
     /// (`nominal_cta_dispatch_cycles` per resident CTA) and the footprint at L2 bandwidth (0 when not modelled)
     double latency_floor_cycles = 0;
     double launch_floor_cycles = 0;     ///< the launch's own floor (`kernel_launch::launch_floor_us`)
+    /// Least time of the grid's CTAs held in their slots (`kernel_launch::cta_round_trips`), per SM on average:
+    /// each CTA's dispatch (`nominal_cta_dispatch_cycles`, one after another on an SM) and its round trips at an
+    /// unloaded L2 hit (`nominal_l2_hit_cycles`) shared among the SM's slots; 0 when not modelled.
+    double cta_residency_cycles = 0;
     /// The kernel's least time as decomposed: its bound, or, when its dispatch is exact
-    /// (`kernel_launch::exact_dispatch`), its busiest SM's tensor, FMA or XU time if longer. Memory terms stay
-    /// out: an SM can draw more than its share of L2 or DRAM bandwidth while others idle.
+    /// (`kernel_launch::exact_dispatch`), its busiest SM's tensor, FMA or XU time if longer, and at least its CTAs'
+    /// residency (`cta_residency_cycles`). Memory bandwidth terms stay out: an SM can draw more than its share of
+    /// L2 or DRAM bandwidth while others idle.
     double kernel_floor_cycles = 0;
     bottleneck limiter = bottleneck::tensor;
     double waves = 0;
@@ -151,6 +156,16 @@ struct kernel_features {
     f.limiter = best->b;
     f.kernel_floor_cycles = k.exact_dispatch ? std::max({f.theoretical_cycles, f.sm_max.tensor, f.sm_max.fma, f.sm_max.xu})
                                              : f.theoretical_cycles;
+    require_floor_input("cta_round_trips", k.cta_round_trips);
+    if (k.cta_round_trips > 0) {
+        // Averages over the SMs, so the busiest SM takes at least as long. The dispatches are serial on an SM; a
+        // CTA's round trips overlap those of the other CTAs resident with it, and with one slot also its
+        // successor's dispatch waits for them.
+        const double dispatches = f.tasks / sms * nominal_cta_dispatch_cycles;
+        const double round_trips = k.cta_round_trips / sms * nominal_l2_hit_cycles;
+        f.cta_residency_cycles = std::max(dispatches, (dispatches + round_trips) / double(std::max(f.slots_per_sm, 1)));
+        f.kernel_floor_cycles = std::max(f.kernel_floor_cycles, f.cta_residency_cycles);
+    }
     return f;
 }
 

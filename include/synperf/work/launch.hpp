@@ -53,6 +53,14 @@ struct kernel_launch {
     /// issued back to back on a stream still takes its launch and drain, so an op of tiny kernels is bounded
     /// by their count, not by their (near zero) work. See `back_to_back_launch_us(g)`.
     double launch_floor_us = 0;
+    /// Dependent global-memory round trips of all the grid's CTAs together, counted from the kernel's code (0: not
+    /// modelled): a CTA holds its slot from its dispatch until its last dependent load returns, so with few slots per
+    /// SM a grid of many short CTAs (SGLang's Triton decode launches eight split CTAs per head, most of which load
+    /// two lengths and exit) takes at least its CTAs' dispatches and round trips, shared among the slots. That
+    /// floor bounds the prediction from below (`features::kernel_features::kernel_floor_cycles`) and stays out of
+    /// the theoretical time the cost model scales: no kernel a model is trained on is bound by it, so a model
+    /// would read such a bound as it reads any other and predict its usual efficiency below it.
+    double cta_round_trips = 0;
     /// Whether the decomposition is the library's own kernel choice (tile, schedule, grid), read from its public
     /// dispatch code, rather than a stand-in for a closed or unknown one. Then the busiest SM's pipe work is work
     /// the real kernel does on one SM, and no run can be faster (`features::kernel_features::kernel_floor_cycles`).

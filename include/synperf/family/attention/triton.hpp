@@ -186,6 +186,12 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         if (rest > 0) s1.tasks.push_back({cta(rest), count});
         // The grid's split axis is max_kv_splits wide; CTAs past this request's splits exit at once.
         if (max_kv_splits > used) s1.tasks.push_back({work::task_work{}, count * (max_kv_splits - used)});
+        // Round trips in order: the lengths and the split count; then the query and the first key block's
+        // indices; then per key block its K and V gathers (the next block's indices load meanwhile). A CTA past
+        // the request's splits stops after the first.
+        const auto trips = [&](std::int64_t tokens) { return 2.0 + double(ceil_div(tokens, std::int64_t(block_n))); };
+        s1.cta_round_trips += double(count) * (double(full) * trips(chunk) + (rest > 0 ? trips(rest) : 0.0) +
+                                               double(std::max<std::int64_t>(0, max_kv_splits - used)));
     }
     s1.compulsory = compulsory_attention_work(p, g, dot.issue);
     s1.compulsory->tensor_type = dot.type;
@@ -209,6 +215,8 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         w.xu_ops = sp * 2.0;
         w.dram_bytes = partials > 0.5 * g.l2_bytes ? sp * (double(dv) * 4.0 + 4.0) : 0.0;
         s2.tasks.push_back({w, p.requests[i].count * p.heads});
+        // The lengths and split count, then a split's partial O and LSE (the merge loop waits for each).
+        s2.cta_round_trips += 2.0 * double(p.requests[i].count * p.heads);
     }
     // Splitting is the library's choice: nothing of the merge is compulsory (the op's bound stays that of
     // the attention itself).
