@@ -276,9 +276,8 @@ void run_compare(const e2e_options& o) {
         }
     }
     if (o.json) {
-        const nlohmann::json out{
-            {"model", r0.model.name}, {"tp", r0.deploy.tp},  {"ep", r0.deploy.ep},
-            {"framework", o.framework}, {"gpus", rows},      {"unmodelled", r0.model.unmodelled}};
+        const nlohmann::json out{{"model", r0.model.name}, {"tp", r0.deploy.tp}, {"ep", r0.deploy.ep},
+                                 {"framework", o.framework}, {"gpus", rows}, {"unmodelled", r0.model.unmodelled}};
         fmt::print("{}\n", out.dump(2));
     }
     std::fflush(stdout);  // the reasons above come before the error

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <exception>
 #include <limits>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -44,13 +44,12 @@ bool report_narrow_integer(const CLI::ConversionError& e) {
     const std::string_view what = e.what();
     const std::size_t equals = what.find(" = ");
     if (!what.starts_with(prefix) || equals == std::string_view::npos) return false;
+    const std::string_view option = what.substr(prefix.size(), equals - prefix.size());
     const std::string_view value = what.substr(equals + 3);
     if (value.starts_with('-'))
-        fmt::print(stderr, "synperf: {}: expected a 32-bit integer (at least {}), got {}\n", what.substr(prefix.size(), equals - prefix.size()),
-                   std::numeric_limits<int>::min(), value);
+        fmt::print(stderr, "synperf: {}: expected a 32-bit integer (at least {}), got {}\n", option, std::numeric_limits<int>::min(), value);
     else
-        fmt::print(stderr, "synperf: {}: expected a 32-bit integer (at most {}), got {}\n", what.substr(prefix.size(), equals - prefix.size()),
-                   std::numeric_limits<int>::max(), value);
+        fmt::print(stderr, "synperf: {}: expected a 32-bit integer (at most {}), got {}\n", option, std::numeric_limits<int>::max(), value);
     return true;
 }
 

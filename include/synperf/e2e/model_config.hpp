@@ -46,8 +46,7 @@ struct model_config {
     int experts_per_token = 0;       ///< top-k
     std::int64_t expert_intermediate = 0;  ///< each expert's intermediate size
     std::int64_t max_position = 0;   ///< max_position_embeddings (0: unknown)
-    std::string quantization;        ///< quantization_config's quant_method ("" when the weights are not quantized)
-                                     ///< ("fp8": predict it as a deployment with FP8 weights)
+    std::string quantization;        ///< quantization_config's quant_method ("" if none; "fp8": a deployment with FP8 weights)
     /// What the config asks for that a prediction leaves out (quantized weights, a sliding attention window), one
     /// sentence each; a config.json with such fields still loads, and the CLI prints these as notes.
     std::vector<std::string> unmodelled;
