@@ -414,7 +414,7 @@ inline CLI::Validator number_in(double lo, double hi) {
 }
 
 /// Requires the size options `names` of `cmd` unless its `--csv` file is given (whose columns may set them): a
-/// size left out is "--tokens is required (or a --csv column)", not the family's "tokens must be > 0, got 0".
+/// size left out is "--tokens (or a --csv column) is required", not the family's "tokens must be > 0, got 0".
 inline void require_sizes(const CLI::App& cmd, std::initializer_list<const char*> names) {
     const CLI::Option* csv = cmd.get_option_no_throw("--csv");
     if (csv != nullptr && csv->count() > 0) return;

@@ -182,16 +182,16 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
             w.l2_bytes += partial_per_cta;
             return w;
         };
+        // The grid's split axis is max_kv_splits wide; CTAs past this request's splits exit at once.
+        const std::int64_t empty = std::max<std::int64_t>(0, max_kv_splits - used);
         if (full > 0) s1.tasks.push_back({cta(chunk), count * full});
         if (rest > 0) s1.tasks.push_back({cta(rest), count});
-        // The grid's split axis is max_kv_splits wide; CTAs past this request's splits exit at once.
-        if (max_kv_splits > used) s1.tasks.push_back({work::task_work{}, count * (max_kv_splits - used)});
+        if (empty > 0) s1.tasks.push_back({work::task_work{}, count * empty});
         // Round trips in order: the lengths and the split count; then the query and the first key block's
-        // indices; then per key block its K and V gathers (the next block's indices load meanwhile). A CTA past
-        // the request's splits stops after the first.
+        // indices; then per key block its K and V gathers (the next block's indices load meanwhile). An empty
+        // CTA stops after the first.
         const auto trips = [&](std::int64_t tokens) { return 2.0 + double(ceil_div(tokens, std::int64_t(block_n))); };
-        s1.cta_round_trips += double(count) * (double(full) * trips(chunk) + (rest > 0 ? trips(rest) : 0.0) +
-                                               double(std::max<std::int64_t>(0, max_kv_splits - used)));
+        s1.cta_round_trips += double(count) * (double(full) * trips(chunk) + (rest > 0 ? trips(rest) : 0.0) + double(empty));
     }
     s1.compulsory = compulsory_attention_work(p, g, dot.issue);
     s1.compulsory->tensor_type = dot.type;
