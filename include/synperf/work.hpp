@@ -4,3 +4,4 @@
 
 #include "synperf/work/task.hpp"
 #include "synperf/work/launch.hpp"
+#include "synperf/work/kernel_kinds.hpp"

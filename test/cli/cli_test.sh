@@ -252,15 +252,17 @@ case "$case" in
     out="$("$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --hidden 32,16 --restarts 2 --out "$work/restarts.mlp" 2>&1)" \
       || fail "train --restarts: $out"
     grep -q "seed 43: validation loss" <<<"$out" || fail "--restarts 2 did not train seed 43: $out"
-    # The trainer records the training rows' efficiency range; --efficiency-range-only rewrites it from the same
-    # rows (seed and row count in meta) and changes nothing else, so the file comes back identical.
+    # The trainer records the training rows' efficiency range and the auxiliary kernels they ran (GEMM: none);
+    # --record-only rewrites both from the same rows (seed and row count in meta) and changes nothing else, so the
+    # file comes back identical.
     grep -q "^efficiency " "$work/smoke.mlp" || fail "no efficiency range written"
+    grep -qx "kernels" "$work/smoke.mlp" || fail "no (empty) trained-kernels line written"
     cp "$work/smoke.mlp" "$work/annotated.mlp"
-    "$synperf" train gemm --protocol --data "$data" --max-rows 4000 --efficiency-range-only --out "$work/annotated.mlp" \
-      || fail "train --efficiency-range-only"
-    cmp -s "$work/smoke.mlp" "$work/annotated.mlp" || fail "--efficiency-range-only changed a freshly trained file"
+    "$synperf" train gemm --protocol --data "$data" --max-rows 4000 --record-only --out "$work/annotated.mlp" \
+      || fail "train --record-only"
+    cmp -s "$work/smoke.mlp" "$work/annotated.mlp" || fail "--record-only changed a freshly trained file"
     expect_error "trained on .* rows, the data gives" train gemm --protocol --data "$data" --max-rows 3000 \
-      --efficiency-range-only --out "$work/annotated.mlp"
+      --record-only --out "$work/annotated.mlp"
     expect_error "restarts.*(not in range|out of range|0)" train gemm --protocol --data "$data" --restarts 0 --out "$work/bad_restarts.mlp";;
   eval_gemm)
     need_data
@@ -283,6 +285,16 @@ case "$case" in
       --head-dim 128 --batch 1 --seq 4096 --causal --kv-dtype fp8 --json)" || fail "predict attention fp8 cache"
     grep -q '"math": "fp8"' <<<"$out" || fail "sglang trtllm_mha with an fp8 cache should run fp8 math: $out"
     grep -q 'torch_cast_q_to_fp8' <<<"$out" || fail "no query cast kernel: $out"
+    # The protocol decode weights were trained on no op with an FP8 cast (their 'kernels' line): SGLang's K and V casts
+    # on RTX PRO 6000 are priced apart, at a launch each; the shipped weights, trained on that GPU too, price them.
+    fp8_decode=(predict attention --phase decode --gpu rtx_pro_6000_server --framework sglang --heads 32 --kv-heads 8
+      --head-dim 128 --batch 8 --seq 64 --kv-dtype fp8)
+    out="$("$synperf" "${fp8_decode[@]}" --weights "$src/models/protocol/attention_decode.mlp")" || fail "priced apart"
+    grep -q "priced apart .* at their own floor: fp8_cast" <<<"$out" || fail "no priced-apart line: $out"
+    [[ "$(grep -c "(priced apart)$" <<<"$out")" == 2 ]] || fail "expected 2 kernels priced apart: $out"
+    out="$("$synperf" "${fp8_decode[@]}" --json)" || fail "fp8 decode json"
+    grep -q '"priced_apart_us": 0' <<<"$out" || fail "the shipped weights price every kernel: $out"
+    grep -q '"kind": "fp8_cast"' <<<"$out" || fail "no kernel kinds in the JSON: $out"
     "$synperf" predict attention --phase decode --gpu rtx_pro_6000_server --framework sglang --kernel flashinfer --heads 32 \
       --kv-heads 8 --head-dim 128 --batch 8 --seq 2048 | grep -q flashinfer || fail "forced flashinfer"
     # No table times FlashInfer: the prediction says it is a transfer.

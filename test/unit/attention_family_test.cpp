@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -370,6 +371,66 @@ TEST_CASE("attention: pre-processing kernels are separate launches") {
         CHECK(with.features[index("kernels")] == without.features[index("kernels")] + 1);
         CHECK(with.theoretical_us > without.theoretical_us);
     }
+}
+
+namespace {
+
+/// A fixed efficiency from a model that records the auxiliary kernels it was trained with.
+struct kind_recording_cost {
+    double value = 0.5;
+    synperf::work::kernel_kind_set kinds;
+    [[nodiscard]] double efficiency(std::span<const double>, std::size_t) const { return value; }
+    [[nodiscard]] const synperf::work::kernel_kind_set& trained_kernels() const noexcept { return kinds; }
+};
+
+}  // namespace
+
+TEST_CASE("attention: a kernel of a kind the cost model was not trained with is priced apart, at its own floor") {
+    // SGLang's Triton decode on RTX PRO 6000 with an FP8 cache: torch casts K and V, then the store.
+    auto p = decode(at::framework::sglang, 8, 64);
+    p.kv_type = at::kv_dtype::fp8;
+    const auto g = gpu("rtx_pro_6000_server");
+    const at::attention_plan plan = at::plan_attention(p, g);
+    std::vector<std::string> kinds;
+    for (const auto& k : plan.kernels) kinds.push_back(k.kind);
+    REQUIRE(kinds == std::vector<std::string>{"", "", "fp8_cast", "fp8_cast", "kv_cache_store"});
+
+    const synperf::prediction all = synperf::runtime_predictor<attention_decode, kind_recording_cost>(
+                                        g, {0.5, synperf::work::kernel_kind_set{}})
+                                        .predict(p, "sglang");
+    const synperf::prediction without_casts = synperf::runtime_predictor<attention_decode, kind_recording_cost>(
+                                                  g, {0.5, synperf::work::kernel_kind_set({"kv_cache_store"})})
+                                                  .predict(p, "sglang");
+    // Every kind: nothing apart, as a cost model without `trained_kernels`.
+    CHECK(all.priced_apart_us == 0);
+    CHECK(std::none_of(all.kernels.begin(), all.kernels.end(), [](const auto& k) { return k.priced_apart; }));
+    const synperf::prediction roofline =
+        synperf::runtime_predictor<attention_decode, synperf::cost::roofline_cost>(g, {}).predict(p, "sglang");
+    CHECK(roofline.features == all.features);
+
+    // The two casts are reported, marked, and priced at their own floor: a launch each (their work is far smaller).
+    REQUIRE(without_casts.kernels.size() == 5);
+    CHECK(without_casts.kernels[2].priced_apart);
+    CHECK(without_casts.kernels[3].priced_apart);
+    CHECK_FALSE(without_casts.kernels[4].priced_apart);
+    CHECK_FALSE(without_casts.kernels[0].priced_apart);
+    const double launch = synperf::work::back_to_back_launch_us(g);
+    CHECK(without_casts.priced_apart_us == doctest::Approx(2 * launch));
+    // The model sees the op without them: two kernels fewer, and a bound without theirs.
+    const std::size_t n = feature_index<attention_decode>("kernels");
+    CHECK(all.features[n] == 5);
+    CHECK(without_casts.features[n] == 3);
+    const double casts_bound = all.kernels[2].theoretical_us + all.kernels[3].theoretical_us;
+    CHECK(without_casts.theoretical_us == doctest::Approx(all.theoretical_us - casts_bound));
+    CHECK(without_casts.latency_us ==
+          doctest::Approx(synperf::floored_latency_us(without_casts.theoretical_us, 0.5, without_casts.kernel_floor_us) +
+                          without_casts.priced_apart_us));
+    // An op that runs only trained kinds is priced as before.
+    p.kv_type = at::kv_dtype::bf16;
+    const synperf::prediction bf16 = synperf::runtime_predictor<attention_decode, kind_recording_cost>(
+                                         g, {0.5, synperf::work::kernel_kind_set({"kv_cache_store"})})
+                                         .predict(p, "sglang");
+    CHECK(bf16.priced_apart_us == 0);
 }
 
 TEST_CASE("attention: a longest-first prefill grid is tallied by length, with the schedule of one class per block") {

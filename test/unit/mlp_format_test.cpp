@@ -97,6 +97,7 @@ std::uint64_t bits(double d) { return std::bit_cast<std::uint64_t>(d); }
 void check_same(const network& a, const network& b) {
     CHECK(a.family == b.family);
     CHECK(a.meta == b.meta);
+    CHECK(a.trained_kernels == b.trained_kernels);
     CHECK(a.feature_names == b.feature_names);
     REQUIRE(a.feature_min.size() == b.feature_min.size());
     REQUIRE(a.feature_max.size() == b.feature_max.size());
@@ -534,6 +535,49 @@ TEST_CASE("mlp format: the efficiency range is optional, read and written back b
          "bad.mlp:10: unexpected end of input: expected 'layers'"},
     };
     check_rejected(cases);
+}
+
+TEST_CASE("mlp format: the trained kernel kinds are optional, read and written back") {
+    const network plain = synperf::mlp::parse_mlp(tiny_text, "tiny.mlp");
+    CHECK_FALSE(plain.trained_kernels.has_value());
+    CHECK(synperf::mlp::to_text(plain).find("kernels") == std::string::npos);
+    // Line 4 of tiny_text is 'features 2': the kinds go right after 'meta' (line 3).
+    const std::string text = replace_line(4, "kernels store_cache torch_fp8_cast\nfeatures 2\n");
+    const network net = synperf::mlp::parse_mlp(text, "kinds.mlp");
+    REQUIRE(net.trained_kernels.has_value());
+    CHECK(*net.trained_kernels == std::vector<std::string>{"store_cache", "torch_fp8_cast"});
+    CHECK(synperf::mlp::to_text(net) == text);
+    check_same(net, synperf::mlp::parse_mlp(synperf::mlp::to_text(net), "back.mlp"));
+    // Recorded and empty (the training ops ran no auxiliary kernel) differs from not recorded.
+    const network none = synperf::mlp::parse_mlp(replace_line(4, "kernels\nfeatures 2\n"), "none.mlp");
+    REQUIRE(none.trained_kernels.has_value());
+    CHECK(none.trained_kernels->empty());
+    CHECK(synperf::mlp::to_text(none).find("\nkernels\nfeatures") != std::string::npos);
+    // Without a meta line the kinds follow 'family'.
+    CHECK(synperf::mlp::parse_mlp(replace_line(3, "kernels a\n"), "m.mlp").trained_kernels == std::vector<std::string>{"a"});
+
+    const malformed_file cases[] = {
+        {"a kind twice", replace_line(4, "kernels a b a\nfeatures 2\n"), "bad.mlp:4:13: duplicate kernel kind 'a'"},
+        {"a control byte", replace_line(4, "kernels a\x02\nfeatures 2\n"),
+         "bad.mlp:4:9: a kernel kind must be printable ASCII, got 'a\\x02'"},
+        {"twice", replace_line(4, "kernels a\nkernels b\nfeatures 2\n"), "bad.mlp:5:1: duplicate 'kernels' (first on line 4)"},
+        {"before meta", replace_line(3, "kernels a\nmeta late\n"), "bad.mlp:4:1: 'meta' must come right after the 'family' line"},
+        {"after the features", replace_line(7, "kernels a\ncategoricals 1\n"),
+         "bad.mlp:7:1: 'kernels' must come right after the 'family' line, or after 'meta'"},
+    };
+    check_rejected(cases);
+}
+
+TEST_CASE("mlp validate: trained kernel kinds are unique words") {
+    network net = synperf::mlp::parse_mlp(tiny_text, "tiny.mlp");
+    net.trained_kernels = std::vector<std::string>{"store_cache", "store_cache"};
+    CHECK_THROWS_WITH_AS(synperf::mlp::validate(net), doctest::Contains("duplicate trained kernel kind 'store_cache'"),
+                         synperf::invalid_argument);
+    net.trained_kernels = std::vector<std::string>{"two words"};
+    CHECK_THROWS_WITH_AS(synperf::mlp::validate(net), doctest::Contains("must be a non-empty word without spaces"),
+                         synperf::invalid_argument);
+    net.trained_kernels = std::vector<std::string>{};
+    CHECK_NOTHROW(synperf::mlp::validate(net));
 }
 
 TEST_CASE("mlp validate: feature ranges are both absent or one finite min <= max pair per feature") {

@@ -18,7 +18,7 @@
 namespace synperf::cli {
 namespace {
 
-std::vector<sample> load_allreduce(const std::filesystem::path& dir, const data::protocol& proto, std::vector<std::string>& notes) {
+std::vector<sample> load_allreduce(const std::filesystem::path& dir, const data::protocol& proto, const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
     data::collective_exclusions skipped;
     const std::vector<data::measured_collective> rows = data::read_allreduce_rows(dir, &skipped);
     if (skipped.alltoall > 0)
@@ -31,7 +31,7 @@ std::vector<sample> load_allreduce(const std::filesystem::path& dir, const data:
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_collective& r = rows[i];
         const gpu::gpu_numbers& g = numbers.at(r.gpu);
-        prediction p = predictor_detail::analyze<family::allreduce>(r.problem, g, predictor_detail::schedule_by_dispatch{});
+        prediction p = predictor_detail::analyze<family::allreduce>(r.problem, g, predictor_detail::schedule_by_dispatch{}, priced);
         const family::allreduce_estimate e = family::estimate(r.problem);
         sample& s = out[i];
         s.gpu = r.gpu;

@@ -31,7 +31,7 @@ double attention_roofline_us(const at::attention_problem& p, const gpu::gpu_numb
 
 template <class F>
 std::vector<sample> load_attention(const std::filesystem::path& dir, const data::protocol& proto, at::phase stage,
-                                   std::vector<std::string>& notes) {
+                                   const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
     data::attention_exclusions skipped;
     const std::vector<data::measured_attention> rows = data::read_attention_rows(dir, stage, &skipped);
     if (skipped.flashinfer_wrapper > 0)
@@ -48,7 +48,7 @@ std::vector<sample> load_attention(const std::filesystem::path& dir, const data:
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_attention& r = rows[i];
         const gpu::gpu_numbers& g = numbers.at(r.gpu);
-        prediction p = predictor_detail::analyze<F>(r.problem, g, predictor_detail::schedule_by_dispatch{});
+        prediction p = predictor_detail::analyze<F>(r.problem, g, predictor_detail::schedule_by_dispatch{}, priced);
         sample& s = out[i];
         s.gpu = r.gpu;
         s.framework = r.framework;
@@ -75,9 +75,8 @@ family_tool attention_tool(at::phase stage, std::string summary) {
         "data=aiconfigurator(Apache-2.0) " + std::string(stage == at::phase::prefill ? "context" : "generation") +
             "_attention_perf");
     t.protocol = data::gemm_protocol;  // attention uses the GEMM split (METHOD.md §2)
-    t.load = [stage](const std::filesystem::path& dir, const data::protocol& proto, std::vector<std::string>& notes) {
-        return load_attention<F>(dir, proto, stage, notes);
-    };
+    t.load = [stage](const std::filesystem::path& dir, const data::protocol& proto, const work::kernel_kind_set& priced,
+                     std::vector<std::string>& notes) { return load_attention<F>(dir, proto, stage, priced, notes); };
     // SGLang on an unseen architecture runs a kernel path no training GPU ran (Triton on sm_120, FA3's Sm80
     // path on A100 next to L40S's sm_89 tiles): the looser target applies to these rows.
     t.flag = [](const sample& s) { return s.label == data::split::unseen_arch && s.framework == "sglang"; };

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <fmt/core.h>
@@ -116,7 +117,8 @@ void evaluate_fold(const family_tool& fam, const protocol_fold& fold, const std:
     xt::xtensor<double, 1> y = xt::xtensor<double, 1>::from_shape({fit_rows.size()});
     for (std::size_t r = 0; r < fit_rows.size(); ++r) {
         model_input(*fit_rows[r], levels, &x(r, 0));
-        y(r) = std::log(fit_rows[r]->latency_us);
+        // What the features describe: the op less any kernel priced apart (none on rows of the trained kinds).
+        y(r) = std::log(std::max(fit_rows[r]->latency_us - fit_rows[r]->priced_apart_us, 1e-3));
     }
     const train::linear_model linear = train::fit_linear(x, y);
 
@@ -130,15 +132,15 @@ void evaluate_fold(const family_tool& fam, const protocol_fold& fold, const std:
         const double eff = model.evaluate(std::span<const double>(s.features), std::span<const std::size_t>(level));
         model_input(s, levels, in.data());
         gr.measured.push_back(s.latency_us);
-        gr.ours.push_back(floored_latency_us(s.theoretical_us, eff, s.kernel_floor_us));
+        gr.ours.push_back(s.predicted_us(eff));
         gr.roofline.push_back(s.roofline_us);
         gr.theoretical.push_back(s.theoretical_us);
-        gr.linear.push_back(std::exp(linear.predict_log(std::span<const double>(in))));
+        gr.linear.push_back(std::exp(linear.predict_log(std::span<const double>(in))) + s.priced_apart_us);
         if (s.efficiency() > 1.0) ++gr.above_one;
         if (fam.flag && gr.label != data::split::seen && fam.flag(s)) ++gr.flagged;
         if (dump != nullptr) {
-            fmt::print(dump, "{},{},{},{},{},{},{},{}", s.gpu, s.framework, s.kernel, data::to_string(gr.label), s.latency_us,
-                       gr.ours.back(), s.theoretical_us, s.kernel_floor_us);
+            fmt::print(dump, "{},{},{},{},{},{},{},{},{}", s.gpu, s.framework, s.kernel, data::to_string(gr.label), s.latency_us,
+                       gr.ours.back(), s.theoretical_us, s.kernel_floor_us, s.priced_apart_us);
             for (double f : s.features) fmt::print(dump, ",{:.6g}", f);
             fmt::print(dump, "\n");
         }
@@ -167,14 +169,14 @@ struct family_eval {
 family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
     const std::string base = o.weights.empty() ? model_path(fam.name, true).string() : o.weights;
     const std::vector<protocol_fold> folds = protocol_folds(fam);
-    for (const auto& fold : folds) {  // a missing or bad file fails before the data is read
-        if (fold.held_out_gpu.empty()) {
-            (void)mlp::load_mlp(fold_path(base, fold));
-            continue;
-        }
+    // The kernels each fold's weights price; a missing or bad file fails before the data is read.
+    std::vector<work::kernel_kind_set> priced;
+    for (const auto& fold : folds) {
         try {
-            (void)mlp::load_mlp(fold_path(base, fold));
+            const mlp::network net = mlp::load_mlp(fold_path(base, fold));
+            priced.push_back(net.trained_kernels ? work::kernel_kind_set(*net.trained_kernels) : work::kernel_kind_set{});
         } catch (const load_error& e) {
+            if (fold.held_out_gpu.empty()) throw;
             throw invalid_argument(std::string(e.what()) + " (the fold without " + fold.held_out_gpu + ": leave-one-GPU-out weights are " +
                                    fold_path(base, {".loo-<gpu>", ""}) + ", one per held-out GPU)");
         }
@@ -186,15 +188,25 @@ family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
         throw invalid_argument("synperf: cannot write --dump file " + o.dump + ": " + std::strerror(errno));
     const data::protocol proto = fam.protocol();
     family_eval out;
-    const std::vector<sample> samples = fam.load(dir, proto, out.notes);
+    // The rows are analyzed once per set of priced kernels among the folds (once, unless folds' weights differ).
+    std::vector<std::pair<const work::kernel_kind_set*, std::vector<sample>>> analyses;
+    for (const work::kernel_kind_set& set : priced) {
+        if (std::any_of(analyses.begin(), analyses.end(), [&set](const auto& a) { return *a.first == set; })) continue;
+        std::vector<std::string> notes;
+        analyses.emplace_back(&set, fam.load(dir, proto, set, notes));
+        if (analyses.size() == 1) out.notes = std::move(notes);
+    }
 
     std::map<std::pair<std::string, std::string>, group> groups;
     if (dump != nullptr) {
-        fmt::print(dump, "gpu,framework,kernel,split,measured_us,predicted_us,theoretical_us,kernel_floor_us");
+        fmt::print(dump, "gpu,framework,kernel,split,measured_us,predicted_us,theoretical_us,kernel_floor_us,priced_apart_us");
         for (const auto& f : fam.feature_names) fmt::print(dump, ",{}", f);
         fmt::print(dump, "\n");
     }
-    for (const auto& fold : folds) evaluate_fold(fam, fold, fold_path(base, fold), samples, groups, dump);
+    for (std::size_t i = 0; i < folds.size(); ++i) {
+        const auto analysis = std::find_if(analyses.begin(), analyses.end(), [&](const auto& a) { return *a.first == priced[i]; });
+        evaluate_fold(fam, folds[i], fold_path(base, folds[i]), analysis->second, groups, dump);
+    }
     if (dump != nullptr) std::fclose(dump);
     out.weights = folds.size() == 1 ? base : fold_path(base, protocol_fold{".loo-<gpu>", ""});
 

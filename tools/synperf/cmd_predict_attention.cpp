@@ -107,12 +107,13 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
         for (const auto& k : r.kernels)
             kernels.push_back({{"name", k.name}, {"tasks", k.tasks}, {"waves", k.waves}, {"ctas_per_sm", k.ctas_per_sm},
                                {"busy_sms", k.busy_sms}, {"theoretical_us", k.theoretical_us}, {"bottleneck", k.bottleneck},
-                               {"imbalance", k.imbalance}});
+                               {"imbalance", k.imbalance}, {"kind", k.kind}, {"priced_apart", k.priced_apart}});
         const nlohmann::json out{{"gpu", g.name}, {"family", F::name}, {"framework", o.framework},
                                  {"implementation", std::string(at::to_string(plan.implementation))}, {"variant", plan.variant},
                                  {"batch", p.batch()}, {"q_tokens", p.q_tokens()}, {"kv_tokens", p.kv_tokens()},
                                  {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
-                                 {"kernel_floor_us", r.kernel_floor_us}, {"bottleneck", r.bottleneck},
+                                 {"kernel_floor_us", r.kernel_floor_us}, {"priced_apart_us", r.priced_apart_us},
+                                 {"bottleneck", r.bottleneck},
                                  {"tile", {{"q", plan.tile_q}, {"kv", plan.tile_kv}}}, {"splits", plan.splits},
                                  {"pack_gqa", plan.pack_gqa}, {"math", plan.fp8_math ? "fp8" : "bf16"},
                                  {"kernel_in_training_data", timed}, {"kernels", kernels}, {"warnings", warnings}};
@@ -127,12 +128,21 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
     if (r.kernel_floor_us > r.theoretical_us)
         fmt::print("  kernel floor {:.3f} us (its kernels' least time as decomposed{})\n", r.kernel_floor_us,
-                   r.latency_us <= r.kernel_floor_us ? "; the prediction" : "");
+                   r.latency_us - r.priced_apart_us > r.kernel_floor_us ? ""
+                   : r.priced_apart_us > 0                               ? "; the prediction, before the kernels priced apart"
+                                                                         : "; the prediction");
+    if (r.priced_apart_us > 0) {
+        std::string kinds;
+        for (const auto& k : r.kernels)
+            if (k.priced_apart && kinds.find(k.kind) == std::string::npos) kinds += (kinds.empty() ? "" : ", ") + k.kind;
+        fmt::print("  priced apart {:.3f} us (kernels of a kind the model's training ops never ran, at their own floor: {})\n",
+                   r.priced_apart_us, kinds);
+    }
     fmt::print("  kernel       {} ({}): tile {}x{}, {} KV split(s){}, {} math\n", at::to_string(plan.implementation), plan.variant,
                plan.tile_q, plan.tile_kv, plan.splits, plan.pack_gqa ? ", GQA heads packed" : "", plan.fp8_math ? "FP8" : "BF16");
     for (const auto& k : r.kernels)
-        fmt::print("  launch       {}: {} tasks, {:.2f} waves, {} CTA/SM, {} SMs busy, imbalance {:.2f}\n", k.name, k.tasks,
-                   k.waves, k.ctas_per_sm, k.busy_sms, k.imbalance);
+        fmt::print("  launch       {}: {} tasks, {:.2f} waves, {} CTA/SM, {} SMs busy, imbalance {:.2f}{}\n", k.name, k.tasks,
+                   k.waves, k.ctas_per_sm, k.busy_sms, k.imbalance, k.priced_apart ? " (priced apart)" : "");
     for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
     if (!timed)
         fmt::print(stderr,

@@ -39,7 +39,7 @@ struct train_cli_options {
     double dropout = train::train_options{}.dropout;
     double lr = train::train_options{}.lr;
     std::size_t lr_patience = train::train_options{}.lr_patience;
-    bool efficiency_range_only = false;  // annotate existing weights instead of training
+    bool record_only = false;  // annotate existing weights instead of training
 };
 
 /// The efficiency a row teaches. The theoretical time is a lower bound; rows above 1 (measurement noise at the
@@ -78,10 +78,18 @@ std::vector<const sample*> thin(std::vector<const sample*> rows, std::size_t max
     return out;
 }
 
-/// Writes the efficiency range of the rows `out` was trained on into `out`, weights untouched. The rows are the
-/// subsample of `all_train_rows` for the seed in the file's meta; its row count must match the meta's.
-void write_efficiency_range(const family_tool& fam, const std::vector<const sample*>& all_train_rows,
-                            std::size_t max_rows, const std::string& out) {
+/// The kinds of auxiliary kernel the training rows ran: a predictor prices any other kind apart.
+std::vector<std::string> trained_kernel_kinds(const std::vector<const sample*>& rows) {
+    std::set<std::string> kinds;
+    for (const sample* s : rows) kinds.insert(s->kernel_kinds.begin(), s->kernel_kinds.end());
+    return {kinds.begin(), kinds.end()};
+}
+
+/// Writes what the rows `out` was trained on show (their efficiency range and the auxiliary kernels they ran) into
+/// `out`, weights untouched. The rows are the subsample of `all_train_rows` for the seed in the file's meta; its row
+/// count must match the meta's.
+void record_training_rows(const family_tool& fam, const std::vector<const sample*>& all_train_rows, std::size_t max_rows,
+                          const std::string& out) {
     mlp::network net = mlp::load_mlp(out);
     auto meta_count = [&](std::string_view key) -> std::uint64_t {
         const std::string tag = " " + std::string(key) + "=";
@@ -103,9 +111,10 @@ void write_efficiency_range(const family_tool& fam, const std::vector<const samp
     auto targets = xt::xtensor<float, 1>::from_shape({rows.size()});
     for (std::size_t r = 0; r < rows.size(); ++r) targets(r) = training_target(*rows[r]);
     train::record_efficiency_range(net, targets);
+    net.trained_kernels = trained_kernel_kinds(rows);
     mlp::save_mlp(net, out);
-    fmt::print(stderr, "synperf train {}: {}: efficiency range {} .. {} over {} training rows\n", fam.name, out,
-               net.efficiency_min, net.efficiency_max, rows.size());
+    fmt::print(stderr, "synperf train {}: {}: efficiency range {} .. {}, {} auxiliary kernel kinds, over {} training rows\n",
+               fam.name, out, net.efficiency_min, net.efficiency_max, net.trained_kernels->size(), rows.size());
 }
 
 /// Trains one weights file on the rows `fits(sample)` accepts; validation = the validation shapes among them.
@@ -119,8 +128,8 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
     }
     const std::size_t max_rows = o.max_rows == family_default ? fam.default_max_rows : o.max_rows;
     const std::vector<const sample*> all_train_rows = std::move(train_rows);
-    if (o.efficiency_range_only) {
-        write_efficiency_range(fam, all_train_rows, max_rows, out);
+    if (o.record_only) {
+        record_training_rows(fam, all_train_rows, max_rows, out);
         return;
     }
     val_rows = thin(std::move(val_rows), max_rows == 0 ? 0 : std::max<std::size_t>(max_rows / 7, 1), validation_subsample_salt);
@@ -158,6 +167,7 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
         }
     }
     net.family = fam.name;
+    net.trained_kernels = trained_kernel_kinds(train_rows);
     net.feature_names = fam.feature_names;
     net.categoricals = {mlp::categorical_input{"framework", fam.framework_levels}};
     net.feature_min.assign(features, 1e300);
@@ -196,7 +206,8 @@ void run_train(const family_tool& fam, const train_cli_options& o) {
     const auto dir = require_data_dir(o.data);
     const data::protocol proto = fam.protocol();
     std::vector<std::string> notes;
-    const std::vector<sample> samples = fam.load(dir, proto, notes);
+    // Every kernel as the model will see it: the kinds the training rows run are recorded, not priced apart.
+    const std::vector<sample> samples = fam.load(dir, proto, work::every_kernel_kind(), notes);
     fmt::print(stderr, "synperf train {}: {} rows read from {}\n", fam.name, samples.size(), dir.string());
     for (const auto& n : notes) fmt::print(stderr, "synperf train {}: {}\n", fam.name, n);
     if (!o.protocol) {
@@ -235,8 +246,9 @@ void add_train_command(CLI::App& app) {
         sub->add_option("--dropout", o.dropout, "dropout probability after each hidden layer")
             ->capture_default_str()
             ->check(number_in(0.0, 0.9));
-        sub->add_flag("--efficiency-range-only", o.efficiency_range_only,
-                      "train nothing: write the training rows' efficiency range into the existing weights file (--out)");
+        sub->add_flag("--record-only,--efficiency-range-only", o.record_only,
+                      "train nothing: record what the training rows show (their efficiency range, the auxiliary kernels "
+                      "they ran) in the existing weights file (--out)");
         sub->add_option("--lr", o.lr, "initial AdamW learning rate")->capture_default_str()->check(number_in(1e-6, 1.0));
         sub->add_option("--lr-patience", o.lr_patience, "epochs without improvement before the learning rate drops")
             ->capture_default_str()

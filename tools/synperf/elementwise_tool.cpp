@@ -18,7 +18,7 @@ namespace synperf::cli {
 namespace {
 
 std::vector<sample> load_elementwise(const std::filesystem::path& dir, const data::protocol& proto,
-                                     std::vector<std::string>& notes) {
+                                     const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
     data::vidur_exclusions skipped;
     const std::vector<data::measured_elementwise> rows = data::read_elementwise_rows(dir, &skipped);
     if (skipped.non_gated > 0)
@@ -29,7 +29,7 @@ std::vector<sample> load_elementwise(const std::filesystem::path& dir, const dat
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_elementwise& r = rows[i];
         const gpu::gpu_numbers& g = numbers.at(r.gpu);
-        prediction p = predictor_detail::analyze<family::elementwise>(r.problem, g, predictor_detail::schedule_by_dispatch{});
+        prediction p = predictor_detail::analyze<family::elementwise>(r.problem, g, predictor_detail::schedule_by_dispatch{}, priced);
         sample& s = out[i];
         s.gpu = r.gpu;
         s.framework = r.framework;

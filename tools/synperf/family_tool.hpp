@@ -5,6 +5,7 @@
 // Each family registers one `family_tool` (family_registry.cpp): how to read its measured rows and turn
 // them into samples (features, theoretical time, framework level, split). Training, evaluation and the
 // baselines are written once, over samples.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include <synperf/data/protocol.hpp>
 #include <synperf/gpu/registry.hpp>
 #include <synperf/predictor/prediction.hpp>
+#include <synperf/work/kernel_kinds.hpp>
 
 namespace synperf::cli {
 
@@ -32,6 +34,8 @@ struct sample {
     std::size_t level = 0;        ///< framework level of the categorical input
     double theoretical_us = 0;    ///< lower bound of the op
     double kernel_floor_us = 0;   ///< least time of its kernels as decomposed (`prediction::kernel_floor_us`)
+    double priced_apart_us = 0;   ///< time of its kernels priced apart from the model (`prediction::priced_apart_us`)
+    std::vector<std::string> kernel_kinds;  ///< kinds of the auxiliary kernels the model prices (`kernel_report::kind`)
     double latency_us = 0;        ///< measured
     double roofline_us = 0;       ///< datasheet roofline baseline
     data::split label = data::split::seen;
@@ -40,11 +44,20 @@ struct sample {
     std::size_t key_size = 0;
 
     [[nodiscard]] double efficiency() const { return theoretical_us / latency_us; }
-    /// Takes the model inputs, bound and kernel floor of the row's analysis.
+    /// The latency a model of efficiency `eff` predicts for the row (`predictor_detail::predict`).
+    [[nodiscard]] double predicted_us(double eff) const {
+        return floored_latency_us(theoretical_us, eff, kernel_floor_us) + priced_apart_us;
+    }
+    /// Takes the model inputs, bound, kernel floor and kernel kinds of the row's analysis.
     void take_analysis(prediction&& p) {
         features = std::move(p.features);
         theoretical_us = p.theoretical_us;
         kernel_floor_us = p.kernel_floor_us;
+        priced_apart_us = p.priced_apart_us;
+        kernel_kinds.clear();
+        for (const kernel_report& k : p.kernels)
+            if (!k.kind.empty() && !k.priced_apart && std::find(kernel_kinds.begin(), kernel_kinds.end(), k.kind) == kernel_kinds.end())
+                kernel_kinds.push_back(k.kind);
     }
 };
 
@@ -56,9 +69,10 @@ struct family_tool {
     std::vector<std::string> feature_names;
     std::vector<std::string> framework_levels;
     std::function<data::protocol()> protocol;
-    /// Reads and analyzes every row under the data directory; `notes` receives one line per exclusion rule.
+    /// Reads and analyzes every row under the data directory, pricing apart the kernels `priced` does not cover (the
+    /// weights' trained kernels); `notes` receives one line per exclusion rule.
     std::function<std::vector<sample>(const std::filesystem::path& data_dir, const data::protocol& proto,
-                                      std::vector<std::string>& notes)>
+                                      const work::kernel_kind_set& priced, std::vector<std::string>& notes)>
         load;
     /// Held-out rows to flag in eval (e.g. a kernel never seen in training); may be empty.
     std::function<bool(const sample&)> flag;

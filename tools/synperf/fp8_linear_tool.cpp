@@ -28,14 +28,15 @@ std::string kernels_of(const family::fp8_linear_problem& p, const gpu::gpu_numbe
     return g.cc_major == 8 && g.cc_minor == 9 ? "quant+cublas_fp8|cuda_core" : "quant+cublas_fp8";
 }
 
-std::vector<sample> load_fp8_linear(const std::filesystem::path& dir, const data::protocol& proto, std::vector<std::string>&) {
+std::vector<sample> load_fp8_linear(const std::filesystem::path& dir, const data::protocol& proto,
+                                const work::kernel_kind_set& priced, std::vector<std::string>&) {
     const std::vector<data::measured_fp8_linear> rows = data::read_fp8_linear_rows(dir);
     const std::map<std::string, gpu::gpu_numbers> numbers = gpu_numbers_of(rows);
     std::vector<sample> out(rows.size());
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_fp8_linear& r = rows[i];
         const gpu::gpu_numbers& g = numbers.at(r.gpu);
-        prediction p = predictor_detail::analyze<family::fp8_linear>(r.problem, g, predictor_detail::schedule_by_dispatch{});
+        prediction p = predictor_detail::analyze<family::fp8_linear>(r.problem, g, predictor_detail::schedule_by_dispatch{}, priced);
         sample& s = out[i];
         s.gpu = r.gpu;
         s.framework = std::string(family::to_string(r.problem.framework));

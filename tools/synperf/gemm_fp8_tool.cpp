@@ -23,14 +23,15 @@ double gemm_fp8_roofline_us(const family::gemm_fp8_problem& p, const gpu::gpu_nu
     return std::max(flop / (g.tensor_tflops(gpu::tensor_dtype::fp8) * 1e6), bytes / (g.dram_gbps * 1e3));
 }
 
-std::vector<sample> load_gemm_fp8(const std::filesystem::path& dir, const data::protocol& proto, std::vector<std::string>&) {
+std::vector<sample> load_gemm_fp8(const std::filesystem::path& dir, const data::protocol& proto,
+                                const work::kernel_kind_set& priced, std::vector<std::string>&) {
     const std::vector<data::measured_gemm_fp8> rows = data::read_gemm_fp8_rows(dir);
     const std::map<std::string, gpu::gpu_numbers> numbers = gpu_numbers_of(rows);
     std::vector<sample> out(rows.size());
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_gemm_fp8& r = rows[i];
         const gpu::gpu_numbers& g = numbers.at(r.gpu);
-        prediction p = predictor_detail::analyze<family::gemm_fp8>(r.problem, g, predictor_detail::schedule_by_dispatch{});
+        prediction p = predictor_detail::analyze<family::gemm_fp8>(r.problem, g, predictor_detail::schedule_by_dispatch{}, priced);
         sample& s = out[i];
         s.gpu = r.gpu;
         s.framework = "vllm";

@@ -25,7 +25,7 @@ double moe_kernel_roofline_us(const family::moe_kernel_problem& p, const family:
     return std::max(l.useful_flop / (g.tensor_tflops(gpu::tensor_dtype::bf16) * 1e6), bytes / (g.dram_gbps * 1e3));
 }
 
-std::vector<sample> load_moe_kernel(const std::filesystem::path& dir, const data::protocol& proto, std::vector<std::string>& notes) {
+std::vector<sample> load_moe_kernel(const std::filesystem::path& dir, const data::protocol& proto, const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
     const std::vector<data::measured_moe_kernel> rows = data::read_moe_kernel_rows(dir);
     const std::map<std::string, gpu::gpu_numbers> numbers = gpu_numbers_of(rows);
     std::vector<sample> out(rows.size());
@@ -42,7 +42,7 @@ std::vector<sample> load_moe_kernel(const std::filesystem::path& dir, const data
         s.gpu = r.gpu;
         s.framework = "triton";
         s.kernel = std::string("fused_moe_kernel_") + std::string(family::to_string(r.problem.weight));
-        s.take_analysis(predictor_detail::analyze<family::moe_kernel>(r.problem, g, predictor_detail::schedule_by_dispatch{}));
+        s.take_analysis(predictor_detail::analyze<family::moe_kernel>(r.problem, g, predictor_detail::schedule_by_dispatch{}, priced));
         s.level = 0;
         s.latency_us = r.latency_us;
         s.roofline_us = moe_kernel_roofline_us(r.problem, plan, g);

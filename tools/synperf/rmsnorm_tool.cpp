@@ -24,7 +24,7 @@ double rmsnorm_roofline_us(const family::rmsnorm_problem& p, const gpu::gpu_numb
     return bytes / (g.dram_gbps * 1e3);
 }
 
-std::vector<sample> load_rmsnorm(const std::filesystem::path& dir, const data::protocol& proto, std::vector<std::string>& notes) {
+std::vector<sample> load_rmsnorm(const std::filesystem::path& dir, const data::protocol& proto, const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
     data::vidur_exclusions skipped;
     const std::vector<data::measured_rmsnorm> rows = data::read_rmsnorm_rows(dir, &skipped);
     if (skipped.non_gated > 0)
@@ -34,7 +34,7 @@ std::vector<sample> load_rmsnorm(const std::filesystem::path& dir, const data::p
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_rmsnorm& r = rows[i];
         const gpu::gpu_numbers& g = numbers.at(r.gpu);
-        prediction p = predictor_detail::analyze<family::rmsnorm>(r.problem, g, predictor_detail::schedule_by_dispatch{});
+        prediction p = predictor_detail::analyze<family::rmsnorm>(r.problem, g, predictor_detail::schedule_by_dispatch{}, priced);
         sample& s = out[i];
         s.gpu = r.gpu;
         s.framework = r.framework;

@@ -22,7 +22,7 @@ double silu_mul_roofline_us(const family::silu_mul_problem& p, const gpu::gpu_nu
     return 3.0 * double(p.tokens) * double(p.d) * p.element_bytes / (g.dram_gbps * 1e3);
 }
 
-std::vector<sample> load_silu_mul(const std::filesystem::path& dir, const data::protocol& proto, std::vector<std::string>& notes) {
+std::vector<sample> load_silu_mul(const std::filesystem::path& dir, const data::protocol& proto, const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
     data::vidur_exclusions skipped;
     const std::vector<data::measured_silu_mul> rows = data::read_silu_mul_rows(dir, &skipped);
     if (skipped.non_gated > 0)
@@ -32,7 +32,7 @@ std::vector<sample> load_silu_mul(const std::filesystem::path& dir, const data::
     parallel_for(rows.size(), [&](std::size_t i) {
         const data::measured_silu_mul& r = rows[i];
         const gpu::gpu_numbers& g = numbers.at(r.gpu);
-        prediction p = predictor_detail::analyze<family::silu_mul>(r.problem, g, predictor_detail::schedule_by_dispatch{});
+        prediction p = predictor_detail::analyze<family::silu_mul>(r.problem, g, predictor_detail::schedule_by_dispatch{}, priced);
         sample& s = out[i];
         s.gpu = r.gpu;
         s.framework = r.framework;

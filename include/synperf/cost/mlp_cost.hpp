@@ -11,6 +11,7 @@
 #include "synperf/error.hpp"
 #include "synperf/mlp/compiled.hpp"
 #include "synperf/mlp/network.hpp"
+#include "synperf/work/kernel_kinds.hpp"
 
 namespace synperf::cost {
 
@@ -26,7 +27,9 @@ public:
     explicit mlp_cost(mlp::network net) : mlp_cost(std::make_shared<const mlp::network>(std::move(net))) {}
     /// Shares the network (null means no model); throws `invalid_argument` if it fails `mlp::validate`.
     explicit mlp_cost(std::shared_ptr<const mlp::network> net)
-        : net_(std::move(net)), compiled_(net_ ? std::make_shared<const mlp::compiled_network>(*net_) : nullptr) {}
+        : net_(std::move(net)), compiled_(net_ ? std::make_shared<const mlp::compiled_network>(*net_) : nullptr) {
+        if (net_ && net_->trained_kernels) trained_ = work::kernel_kind_set(*net_->trained_kernels);
+    }
 
     /// The efficiency for `features` (the family's numeric features) at `framework_level` (the index of the
     /// framework among the network's first categorical input); throws `invalid_argument` as `mlp::evaluate` does.
@@ -39,12 +42,16 @@ public:
     [[nodiscard]] const mlp::network& network() const noexcept { return *net_; }
     /// The network compiled for evaluation.
     [[nodiscard]] const mlp::compiled_network& compiled() const noexcept { return *compiled_; }
+    /// The auxiliary kernels the network was trained with (every kind when its weights do not record them): a
+    /// predictor prices the others apart.
+    [[nodiscard]] const work::kernel_kind_set& trained_kernels() const noexcept { return trained_; }
     /// Whether a network is held.
     [[nodiscard]] bool loaded() const noexcept { return net_ != nullptr; }
 
 private:
     std::shared_ptr<const mlp::network> net_;
     std::shared_ptr<const mlp::compiled_network> compiled_;
+    work::kernel_kind_set trained_;
 };
 
 static_assert(CostModel<mlp_cost>);

@@ -63,12 +63,12 @@ struct text_line {
 }
 
 enum class keyword {
-    magic, family, meta, features, feature, range, categoricals, categorical, efficiency, layers, layer, bias, end, none
+    magic, family, meta, kernels, features, feature, range, categoricals, categorical, efficiency, layers, layer, bias, end, none
 };
 
 inline constexpr std::string_view keyword_names[] = {
-    "synperf-mlp", "family", "meta", "features", "feature", "range", "categoricals", "categorical", "efficiency",
-    "layers",      "layer",  "bias", "end"};
+    "synperf-mlp", "family", "meta",  "kernels", "features", "feature", "range", "categoricals", "categorical",
+    "efficiency",  "layers", "layer", "bias", "end"};
 static_assert(std::size(keyword_names) == static_cast<std::size_t>(keyword::none));
 
 [[nodiscard]] constexpr keyword keyword_of(std::string_view word) noexcept {
@@ -79,8 +79,8 @@ static_assert(std::size(keyword_names) == static_cast<std::size_t>(keyword::none
 
 /// Keywords that appear once per file: a second one is reported as a duplicate.
 [[nodiscard]] constexpr bool is_singleton(keyword k) noexcept {
-    return k == keyword::magic || k == keyword::family || k == keyword::meta || k == keyword::features ||
-           k == keyword::categoricals || k == keyword::efficiency || k == keyword::layers || k == keyword::end;
+    return k == keyword::magic || k == keyword::family || k == keyword::meta || k == keyword::kernels ||
+           k == keyword::features || k == keyword::categoricals || k == keyword::efficiency || k == keyword::layers || k == keyword::end;
 }
 
 /// Recursive-descent reader of the weights format; everything is parsed into locals and the network is
@@ -100,6 +100,11 @@ public:
         if (keyword_of(first()) == keyword::meta) {
             seen_[index(keyword::meta)] = line_.number;
             net.meta = meta_text();
+            next_or_eof("'features'");
+        }
+        if (keyword_of(first()) == keyword::kernels) {
+            seen_[index(keyword::kernels)] = line_.number;
+            net.trained_kernels = kernel_kinds();
             next_or_eof("'features'");
         }
         read_features(net);
@@ -189,6 +194,7 @@ private:
             fail(1, "duplicate '", first(), "' (first on line ", seen_[index(found)], ")");
         if (found == keyword::meta && seen_[index(keyword::family)] != 0)
             fail(1, "'meta' must come right after the 'family' line");
+        if (found == keyword::kernels) fail(1, "'kernels' must come right after the 'family' line, or after 'meta'");
         if (found == keyword::efficiency) fail(1, "'efficiency' must come right before 'layers'");
     }
 
@@ -225,6 +231,19 @@ private:
         while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
         while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t')) rest.remove_suffix(1);
         return std::string(rest);
+    }
+
+    /// The words after `kernels`: the kinds of auxiliary kernel the training ops ran (none is fine), each once.
+    [[nodiscard]] std::vector<std::string> kernel_kinds() {
+        std::vector<std::string> kinds;
+        for (std::size_t i = 1; i < line_.tokens.size(); ++i) {
+            const token& t = line_.tokens[i];
+            const std::string_view kind = checked_word(t, "a kernel kind");
+            for (const auto& prev : kinds)
+                if (prev == kind) fail(t.column, "duplicate kernel kind '", kind, "'");
+            kinds.emplace_back(kind);
+        }
+        return kinds;
     }
 
     [[nodiscard]] std::size_t parse_count(const token& t, std::string_view what, std::size_t limit) {
@@ -532,6 +551,11 @@ inline void append_value(std::string& s, float v) {
     s.reserve(256 + 16 * values);
     s += detail::cat(format_magic, " ", format_version, "\nfamily ", net.family, "\n");
     if (!net.meta.empty()) s += detail::cat("meta ", net.meta, "\n");
+    if (net.trained_kernels) {
+        s += "kernels";
+        for (const auto& k : *net.trained_kernels) s += detail::cat(" ", k);
+        s += "\n";
+    }
     s += detail::cat("features ", net.feature_names.size(), "\n");
     for (std::size_t i = 0; i < net.feature_names.size(); ++i) {
         s += detail::cat("feature ", net.feature_names[i], "\n");

@@ -2,6 +2,7 @@
 #pragma once
 /// \file An MLP efficiency model: dense layers with BatchNorm folded in, plus its input description.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct network {
     double efficiency_min = 0.0;                 ///< lowest efficiency of the training rows (0: unknown)
     double efficiency_max = 1.0;                 ///< highest efficiency of the training rows (1: unknown)
     std::string meta;                            ///< free-form provenance (data, seed, epochs)
+    /// The kinds of auxiliary kernel (`work::kernel_launch::kind`) the training ops ran, or none recorded (then
+    /// the model prices every kernel). A predictor prices a kernel of any other kind apart, at its own floor.
+    std::optional<std::vector<std::string>> trained_kernels;
 
     /// `x` clamped into feature `i`'s training range (unchanged when the range is unknown). Both evaluators apply
     /// it: an MLP extrapolates unpredictably, so beyond its data the efficiency stays what it is at the edge and

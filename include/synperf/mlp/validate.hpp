@@ -102,7 +102,7 @@ template <class... Parts>
 /// Checks everything the weights format and the evaluator rely on; throws `invalid_argument` naming the first problem.
 ///
 /// Family and names must be words (printable ASCII, no spaces), input names unique, categorical levels unique
-/// within their input, `meta` on one line; feature ranges absent (both vectors empty) or one finite
+/// within their input, trained kernel kinds words and unique, `meta` on one line; feature ranges absent (both vectors empty) or one finite
 /// `min <= max` pair per numeric feature; the efficiency range within [0, 1] (`min <= max`, `max > 0`); layer
 /// shapes must chain from `input_width()` (1..max_width) to a final width-1 sigmoid layer, with `in * out` weights
 /// and `out` biases, all finite.
@@ -111,6 +111,13 @@ inline void validate(const network& net) {
     using detail::report_network;
     if (!is_word(net.family)) report_network(net, "family name must be a non-empty word without spaces");
     if (net.meta.find_first_of("\r\n") != std::string::npos) report_network(net, "meta must be a single line");
+    if (net.trained_kernels)
+        for (std::size_t i = 0; i < net.trained_kernels->size(); ++i) {
+            const auto& kind = (*net.trained_kernels)[i];
+            if (!is_word(kind)) report_network(net, "trained kernel kind '", kind, "' must be a non-empty word without spaces");
+            for (std::size_t k = 0; k < i; ++k)
+                if ((*net.trained_kernels)[k] == kind) report_network(net, "duplicate trained kernel kind '", kind, "'");
+        }
     // Input names share one namespace: they label the columns of the input vector.
     for (std::size_t i = 0; i < net.feature_names.size(); ++i) {
         const auto& name = net.feature_names[i];

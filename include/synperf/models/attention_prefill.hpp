@@ -16,6 +16,7 @@ inline const synperf::mlp::network& attention_prefill() {
         R"synperf_mlp(synperf-mlp 1
 family attention_prefill
 meta shipped gpus=a100_sxm,b200_sxm,b300_sxm,gb200,gb300,h100_sxm,h200_sxm,l40s,rtx_pro_6000_server rows=160000 validation_rows=22857 hidden=256-128-64 seed=43 epochs=400 best_epoch=378 best_val_loss=0.033104625249483155 data=aiconfigurator(Apache-2.0) context_attention_perf
+kernels fp8_cast kv_cache_store rope_kv_cache_store
 features 34
 feature theoretical_us
 range 1.5714285714285714 233213.76494487602

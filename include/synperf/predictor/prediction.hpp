@@ -19,18 +19,24 @@ struct kernel_report {
     double theoretical_us = 0;     ///< this kernel's lower bound
     std::string_view bottleneck;   ///< pipe or memory level that sets the bound
     double imbalance = 1;          ///< busiest SM's cost / mean SM cost
+    std::string kind;              ///< the auxiliary kernel's code (`work::kernel_launch::kind`); empty for the family's own
+    bool priced_apart = false;     ///< priced at its own floor, outside the cost model (a kind it was not trained with)
 };
 
 /// A latency prediction for one op (one or more kernels).
 struct prediction {
-    double latency_us = 0;       ///< predicted latency
-    double efficiency = 0;       ///< theoretical / latency, from the cost model (and the kernel floor)
-    double theoretical_us = 0;   ///< sum of the kernels' lower bounds
-    /// Sum of the kernels' least times as decomposed (`features::kernel_features::kernel_floor_cycles`), and at
-    /// least one back-to-back launch (`work::back_to_back_launch_us(g)`) per kernel: equal to `theoretical_us` unless
-    /// a kernel's dispatch is exact and its busiest SM needs longer, or the op is shorter than its launches. The
-    /// latency is never below it.
+    double latency_us = 0;       ///< predicted latency: the cost model's, never below the kernel floor, plus `priced_apart_us`
+    double efficiency = 0;       ///< theoretical / (latency - priced_apart_us), from the cost model (and the kernel floor)
+    double theoretical_us = 0;   ///< sum of the lower bounds of the kernels the cost model prices
+    /// Sum of the least times, as decomposed, of the kernels the cost model prices
+    /// (`features::kernel_features::kernel_floor_cycles`), and at least one back-to-back launch
+    /// (`work::back_to_back_launch_us(g)`) per kernel: equal to `theoretical_us` unless a kernel's dispatch is exact
+    /// and its busiest SM needs longer, or the op is shorter than its launches. The cost model's latency is never
+    /// below it.
     double kernel_floor_us = 0;
+    /// Time of the kernels priced apart (`kernel_report::priced_apart`): each at its own floor, at least one launch
+    /// back to back; added to the cost model's latency as it is. 0 when the model prices every kernel.
+    double priced_apart_us = 0;
     std::string_view bottleneck; ///< the main kernel's limiting pipe
     std::vector<kernel_report> kernels;
     std::vector<double> features;  ///< the cost model's numeric inputs

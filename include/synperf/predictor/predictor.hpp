@@ -24,6 +24,7 @@
 #include "synperf/scheduler/hardware_round_robin.hpp"
 #include "synperf/scheduler/min_heap_persistent.hpp"
 #include "synperf/scheduler/run.hpp"
+#include "synperf/work/kernel_kinds.hpp"
 #include "synperf/work/launch.hpp"
 
 namespace synperf {
@@ -47,32 +48,48 @@ inline scheduler::schedule_options options_for(const work::kernel_launch& k, con
 }
 
 /// Everything up to the cost model: decompose -> schedule (the main kernel with `schedule_main`, the others
-/// by their dispatch kind) -> analyze -> features. Fills kernels, theoretical time and features.
+/// by their dispatch kind) -> analyze -> features. Fills kernels, theoretical time and features. A kernel that
+/// `priced` does not cover is priced apart (`prediction::priced_apart_us`) and left out of the features and bound.
 template <family::KernelFamily F, class ScheduleMain>
-prediction analyze(const typename F::problem_type& p, const gpu::gpu_numbers& g, ScheduleMain&& schedule_main) {
-    const typename F::plan_type plan = F::plan(p, g);
+prediction analyze(const typename F::problem_type& p, const gpu::gpu_numbers& g, ScheduleMain&& schedule_main,
+                   const work::kernel_kind_set& priced = work::every_kernel_kind()) {
+    typename F::plan_type plan = F::plan(p, g);
     std::vector<features::kernel_features> analyzed;
     analyzed.reserve(plan.kernels.size());
     prediction out;
     out.kernels.reserve(plan.kernels.size());
+    std::size_t modelled = 0;
     for (std::size_t i = 0; i < plan.kernels.size(); ++i) {
         const work::kernel_launch& k = plan.kernels[i];
         const scheduler::schedule_options o = options_for(k, g);
         const scheduler::schedule_result s =
             i == 0 ? schedule_main(k, g, o) : scheduler::run_scheduler(k.dispatch, std::span<const work::task_class>(k.tasks), g, o);
-        analyzed.push_back(features::analyze(k, s, g));
-        const features::kernel_features& f = analyzed.back();
+        const features::kernel_features f = features::analyze(k, s, g);
         const double mean_sm = work::task_cost(s.total, g) / g.sm_count;
+        const bool apart = !priced.covers(k);
         out.kernels.push_back(kernel_report{k.name, s.tasks, s.waves, s.slots_per_sm, s.busy_sms,
                                             features::cycles_to_us(f.theoretical_cycles, g),
                                             features::to_string(f.limiter),
-                                            mean_sm > 0 ? s.makespan_cycles / mean_sm : 1.0});
+                                            mean_sm > 0 ? s.makespan_cycles / mean_sm : 1.0, k.kind, apart});
+        if (apart) {
+            // Its own floor: at least one launch back to back, as every kernel of an op.
+            out.priced_apart_us += std::max(features::cycles_to_us(f.kernel_floor_cycles, g), work::back_to_back_launch_us(g));
+            continue;
+        }
         out.theoretical_us += out.kernels.back().theoretical_us;
         out.kernel_floor_us += features::cycles_to_us(f.kernel_floor_cycles, g);
+        analyzed.push_back(f);
+        ++modelled;
     }
+    if (modelled == 0)
+        synperf::detail::report_error(std::string(F::name) + ": the cost model prices none of the op's kernels (the first is '" +
+                                      plan.kernels.front().name + "', of kind '" + plan.kernels.front().kind + "')");
     // No op finishes sooner than its launches back to back on a stream (the shortest op any collector timed took
     // 1.27 µs): without this, a shape smaller than any measured one would be predicted in nanoseconds.
-    out.kernel_floor_us = std::max(out.kernel_floor_us, double(out.kernels.size()) * work::back_to_back_launch_us(g));
+    out.kernel_floor_us = std::max(out.kernel_floor_us, double(modelled) * work::back_to_back_launch_us(g));
+    // The model sees the op without the kernels priced apart, in plan order.
+    if (modelled != plan.kernels.size())
+        std::erase_if(plan.kernels, [&priced](const work::kernel_launch& k) { return !priced.covers(k); });
     const auto x = F::features(p, plan, std::span<const features::kernel_features>(analyzed), g);
     out.features.assign(x.begin(), x.end());
     out.bottleneck = out.kernels.front().bottleneck;
@@ -100,7 +117,7 @@ template <family::KernelFamily F, class ScheduleMain, cost::CostModel C>
 prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g, std::string_view framework,
                    ScheduleMain&& schedule_main, const C& cost) {
     const std::size_t level = F::framework_level(framework);
-    prediction out = analyze<F>(p, g, schedule_main);
+    prediction out = analyze<F>(p, g, schedule_main, cost::priced_kernels(cost));
     // The cost model's efficiency is against the op's bound; a kernel whose decomposition is exact cannot run
     // faster than its busiest SM, whatever the model learned on other kernels.
     const double efficiency = cost.efficiency(std::span<const double>(out.features), level);
@@ -109,11 +126,12 @@ prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g,
     if (!(efficiency >= cost::min_credible_efficiency && efficiency <= 1.0))
         synperf::detail::report_error(std::string(F::name) + ": the cost model returned efficiency " + synperf::detail::approx(efficiency) +
                                       ", outside [1e-9, 1] (a corrupt model, or one without an 'efficiency' range far outside its training data)");
-    out.latency_us = floored_latency_us(out.theoretical_us, efficiency, out.kernel_floor_us);
+    const double modelled_us = floored_latency_us(out.theoretical_us, efficiency, out.kernel_floor_us);
+    out.latency_us = modelled_us + out.priced_apart_us;
     if (!(std::isfinite(out.latency_us) && out.latency_us > 0.0))  // NaN fails too
         synperf::detail::report_error(std::string(F::name) + ": the predicted latency is not a finite time (bound " +
                                       std::to_string(out.theoretical_us) + " us): an input beyond any modelled GPU or system");
-    out.efficiency = out.latency_us > out.kernel_floor_us ? efficiency : out.theoretical_us / out.latency_us;
+    out.efficiency = modelled_us > out.kernel_floor_us ? efficiency : out.theoretical_us / modelled_us;
     return out;
 }
 

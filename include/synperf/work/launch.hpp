@@ -30,6 +30,10 @@ enum class dispatch_kind {
 /// A kernel: launch resources, dispatch, and its tasks in grid order.
 struct kernel_launch {
     std::string name;                  ///< what runs, e.g. "sm90_ws_persistent_128x256x64_4stage"
+    /// What an auxiliary kernel does in the op, whatever its shape and library (e.g. "fp8_cast", "kv_cache_store");
+    /// empty for the kernels the family's model is about. A cost model that records the kinds its training ops ran
+    /// (`kernel_kind_set`) prices a kernel of another kind apart, at its own floor: no op it learned from had one.
+    std::string kind;
     launch_config launch;              ///< per-CTA resources
     dispatch_kind dispatch = dispatch_kind::hardware;
     std::int64_t persistent_ctas = 0;  ///< persistent grid size (0: one CTA per SM slot, capped at the units)

@@ -22,7 +22,9 @@
 /// - vLLM (reshape_and_cache_flash): one CTA per token, min(kv_heads x d, 512) threads, FP8 cast fused;
 ///   with FP8 math its FlashAttention backend then quantizes q (scaled_fp8_quant, modelled as a cast).
 /// Each is memory-bound elementwise work: bytes read and written, FMA and XU ops; the compulsory work is
-/// all of it, with the bytes beyond L2 capacity charged to DRAM.
+/// all of it, with the bytes beyond L2 capacity charged to DRAM. Each has a kind, by what it does in the op whatever
+/// the library (`work::kernel_launch::kind`): `kv_cache_store` (SGLang's store, fused with the cast or not, and vLLM's),
+/// `rope_kv_cache_store` (TensorRT-LLM's) and `fp8_cast` (torch's casts and vLLM's scaled_fp8_quant).
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -65,6 +67,7 @@ inline work::kernel_launch trtllm_qkv_preprocessing(const attention_problem& p, 
     work::kernel_launch k;
     k.name = std::string(p.stage == phase::prefill ? "applyBiasRopeUpdateKVCacheV2" : "applyBiasRopeUpdateKVCacheV2_gen") +
              "_h" + std::to_string(d) + "_rot" + std::to_string(rot) + "_tokensPerBlock" + std::to_string(p.page_size);
+    k.kind = "rope_kv_cache_store";
     k.launch = {128, 64, 0};
     k.dispatch = work::dispatch_kind::hardware;
     std::int64_t full = 0, partial_tokens = 0, partial = 0;
@@ -108,6 +111,7 @@ inline work::kernel_launch trtllm_qkv_preprocessing(const attention_problem& p, 
 inline work::kernel_launch torch_fp8_cast(const std::string& name, double elements, const gpu::gpu_numbers& g) {
     work::kernel_launch k;
     k.name = name;
+    k.kind = "fp8_cast";
     k.launch = {128, 32, 0};
     k.dispatch = work::dispatch_kind::hardware;
     constexpr double per_cta = 128.0 * 16.0;
@@ -141,6 +145,7 @@ inline std::vector<work::kernel_launch> sglang_kv_store(const attention_problem&
         out.push_back(torch_fp8_cast("torch_cast_q_to_fp8", tokens * p.heads * d, g));
     work::kernel_launch k;
     k.name = fused_fp8 ? "fused_fp8_set_kv_buffer" : "store_cache";
+    k.kind = "kv_cache_store";
     k.launch = {128, 32, 0};
     k.dispatch = work::dispatch_kind::hardware;
     const std::int64_t ctas = std::max<std::int64_t>(1, ceil_div(p.q_tokens(), 4));
@@ -159,6 +164,7 @@ inline work::kernel_launch vllm_reshape_and_cache(const attention_problem& p, co
     const double kve = p.kv_bytes_per_element();
     work::kernel_launch k;
     k.name = "reshape_and_cache_flash_kernel";
+    k.kind = "kv_cache_store";
     k.launch = {std::min(512, std::max(32, p.kv_heads * d)), 32, 0};
     k.dispatch = work::dispatch_kind::hardware;
     work::task_work w;
