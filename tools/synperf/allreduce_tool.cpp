@@ -18,7 +18,8 @@
 namespace synperf::cli {
 namespace {
 
-std::vector<sample> load_allreduce(const std::filesystem::path& dir, const data::protocol& proto, const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
+std::vector<sample> load_allreduce(const std::filesystem::path& dir, const data::protocol& proto,
+                                   const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
     data::collective_exclusions skipped;
     const std::vector<data::measured_collective> rows = data::read_allreduce_rows(dir, &skipped);
     if (skipped.alltoall > 0)

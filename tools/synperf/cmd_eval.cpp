@@ -51,7 +51,8 @@ struct group {
     data::split label;
     std::vector<double> measured, ours, roofline, linear, theoretical;
     std::set<std::string> kernels;
-    std::size_t above_one = 0, flagged = 0;
+    std::set<std::string> priced_apart_kinds;  ///< kinds of kernel the weights' training ops never ran
+    std::size_t above_one = 0, flagged = 0, priced_apart = 0;
 };
 
 /// A group's rows in one bucket of measured latency, [2^k, 2^(k+1)) µs.
@@ -137,6 +138,10 @@ void evaluate_fold(const family_tool& fam, const protocol_fold& fold, const std:
         gr.theoretical.push_back(s.theoretical_us);
         gr.linear.push_back(std::exp(linear.predict_log(std::span<const double>(in))) + s.priced_apart_us);
         if (s.efficiency() > 1.0) ++gr.above_one;
+        if (!s.priced_apart_kinds.empty()) {
+            ++gr.priced_apart;
+            gr.priced_apart_kinds.insert(s.priced_apart_kinds.begin(), s.priced_apart_kinds.end());
+        }
         if (fam.flag && gr.label != data::split::seen && fam.flag(s)) ++gr.flagged;
         if (dump != nullptr) {
             fmt::print(dump, "{},{},{},{},{},{},{},{},{}", s.gpu, s.framework, s.kernel, data::to_string(gr.label), s.latency_us,
@@ -213,6 +218,13 @@ family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
     for (const auto& [key, gr] : groups) {
         std::string kernels;
         for (const auto& k : gr.kernels) kernels += (kernels.empty() ? "" : "+") + k;
+        if (gr.priced_apart > 0) {
+            std::string kinds;
+            for (const auto& k : gr.priced_apart_kinds) kinds += (kinds.empty() ? "" : ", ") + k;
+            out.notes.push_back(fmt::format("{} / {}: {} of {} rows price kernels apart, at their own floor ({}: no training "
+                                            "op of the weights ran one)",
+                                            key.first, key.second, gr.priced_apart, gr.measured.size(), kinds));
+        }
         out.lines.push_back({key.first, key.second, kernels, gr.label, train::summarize(gr.ours, gr.measured),
                              train::summarize(gr.roofline, gr.measured), train::summarize(gr.linear, gr.measured),
                              100.0 * double(gr.above_one) / double(gr.measured.size()), gr.flagged > 0,

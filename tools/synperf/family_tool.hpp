@@ -36,6 +36,7 @@ struct sample {
     double kernel_floor_us = 0;   ///< least time of its kernels as decomposed (`prediction::kernel_floor_us`)
     double priced_apart_us = 0;   ///< time of its kernels priced apart from the model (`prediction::priced_apart_us`)
     std::vector<std::string> kernel_kinds;  ///< kinds of the auxiliary kernels the model prices (`kernel_report::kind`)
+    std::vector<std::string> priced_apart_kinds;  ///< kinds of those it prices apart
     double latency_us = 0;        ///< measured
     double roofline_us = 0;       ///< datasheet roofline baseline
     data::split label = data::split::seen;
@@ -55,9 +56,11 @@ struct sample {
         kernel_floor_us = p.kernel_floor_us;
         priced_apart_us = p.priced_apart_us;
         kernel_kinds.clear();
-        for (const kernel_report& k : p.kernels)
-            if (!k.kind.empty() && !k.priced_apart && std::find(kernel_kinds.begin(), kernel_kinds.end(), k.kind) == kernel_kinds.end())
-                kernel_kinds.push_back(k.kind);
+        priced_apart_kinds.clear();
+        for (const kernel_report& k : p.kernels) {
+            std::vector<std::string>& kinds = k.priced_apart ? priced_apart_kinds : kernel_kinds;
+            if (!k.kind.empty() && std::find(kinds.begin(), kinds.end(), k.kind) == kinds.end()) kinds.push_back(k.kind);
+        }
     }
 };
 

@@ -25,7 +25,8 @@ double moe_kernel_roofline_us(const family::moe_kernel_problem& p, const family:
     return std::max(l.useful_flop / (g.tensor_tflops(gpu::tensor_dtype::bf16) * 1e6), bytes / (g.dram_gbps * 1e3));
 }
 
-std::vector<sample> load_moe_kernel(const std::filesystem::path& dir, const data::protocol& proto, const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
+std::vector<sample> load_moe_kernel(const std::filesystem::path& dir, const data::protocol& proto,
+                                    const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
     const std::vector<data::measured_moe_kernel> rows = data::read_moe_kernel_rows(dir);
     const std::map<std::string, gpu::gpu_numbers> numbers = gpu_numbers_of(rows);
     std::vector<sample> out(rows.size());

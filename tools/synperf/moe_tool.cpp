@@ -29,7 +29,8 @@ double moe_roofline_us(const family::moe_problem& p, const family::moe_plan& pla
     return std::max(flop / (g.tensor_tflops(dt) * 1e6), bytes / (g.dram_gbps * 1e3));
 }
 
-std::vector<sample> load_moe(const std::filesystem::path& dir, const data::protocol& proto, const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
+std::vector<sample> load_moe(const std::filesystem::path& dir, const data::protocol& proto,
+                             const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
     const std::vector<data::measured_moe> rows = data::read_moe_rows(dir);
     const std::map<std::string, gpu::gpu_numbers> numbers = gpu_numbers_of(rows);
     std::vector<sample> out(rows.size());

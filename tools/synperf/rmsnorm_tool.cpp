@@ -24,7 +24,8 @@ double rmsnorm_roofline_us(const family::rmsnorm_problem& p, const gpu::gpu_numb
     return bytes / (g.dram_gbps * 1e3);
 }
 
-std::vector<sample> load_rmsnorm(const std::filesystem::path& dir, const data::protocol& proto, const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
+std::vector<sample> load_rmsnorm(const std::filesystem::path& dir, const data::protocol& proto,
+                                 const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
     data::vidur_exclusions skipped;
     const std::vector<data::measured_rmsnorm> rows = data::read_rmsnorm_rows(dir, &skipped);
     if (skipped.non_gated > 0)

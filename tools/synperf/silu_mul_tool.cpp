@@ -22,7 +22,8 @@ double silu_mul_roofline_us(const family::silu_mul_problem& p, const gpu::gpu_nu
     return 3.0 * double(p.tokens) * double(p.d) * p.element_bytes / (g.dram_gbps * 1e3);
 }
 
-std::vector<sample> load_silu_mul(const std::filesystem::path& dir, const data::protocol& proto, const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
+std::vector<sample> load_silu_mul(const std::filesystem::path& dir, const data::protocol& proto,
+                                  const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
     data::vidur_exclusions skipped;
     const std::vector<data::measured_silu_mul> rows = data::read_silu_mul_rows(dir, &skipped);
     if (skipped.non_gated > 0)

@@ -63,7 +63,8 @@ struct text_line {
 }
 
 enum class keyword {
-    magic, family, meta, kernels, features, feature, range, categoricals, categorical, efficiency, layers, layer, bias, end, none
+    magic, family, meta, kernels, features, feature, range, categoricals, categorical, efficiency, layers, layer, bias, end,
+    none
 };
 
 inline constexpr std::string_view keyword_names[] = {
@@ -80,7 +81,8 @@ static_assert(std::size(keyword_names) == static_cast<std::size_t>(keyword::none
 /// Keywords that appear once per file: a second one is reported as a duplicate.
 [[nodiscard]] constexpr bool is_singleton(keyword k) noexcept {
     return k == keyword::magic || k == keyword::family || k == keyword::meta || k == keyword::kernels ||
-           k == keyword::features || k == keyword::categoricals || k == keyword::efficiency || k == keyword::layers || k == keyword::end;
+           k == keyword::features || k == keyword::categoricals || k == keyword::efficiency || k == keyword::layers ||
+           k == keyword::end;
 }
 
 /// Recursive-descent reader of the weights format; everything is parsed into locals and the network is

@@ -102,8 +102,8 @@ template <class... Parts>
 /// Checks everything the weights format and the evaluator rely on; throws `invalid_argument` naming the first problem.
 ///
 /// Family and names must be words (printable ASCII, no spaces), input names unique, categorical levels unique
-/// within their input, trained kernel kinds words and unique, `meta` on one line; feature ranges absent (both vectors empty) or one finite
-/// `min <= max` pair per numeric feature; the efficiency range within [0, 1] (`min <= max`, `max > 0`); layer
+/// within their input, trained kernel kinds words and unique, `meta` on one line; feature ranges absent (both
+/// vectors empty) or one finite `min <= max` pair per numeric feature; the efficiency range within [0, 1] (`min <= max`, `max > 0`); layer
 /// shapes must chain from `input_width()` (1..max_width) to a final width-1 sigmoid layer, with `in * out` weights
 /// and `out` biases, all finite.
 inline void validate(const network& net) {

@@ -19,13 +19,13 @@ struct kernel_report {
     double theoretical_us = 0;     ///< this kernel's lower bound
     std::string_view bottleneck;   ///< pipe or memory level that sets the bound
     double imbalance = 1;          ///< busiest SM's cost / mean SM cost
-    std::string kind;              ///< the auxiliary kernel's code (`work::kernel_launch::kind`); empty for the family's own
+    std::string kind;              ///< what an auxiliary kernel does (`work::kernel_launch::kind`); empty for the family's own
     bool priced_apart = false;     ///< priced at its own floor, outside the cost model (a kind it was not trained with)
 };
 
 /// A latency prediction for one op (one or more kernels).
 struct prediction {
-    double latency_us = 0;       ///< predicted latency: the cost model's, never below the kernel floor, plus `priced_apart_us`
+    double latency_us = 0;       ///< the cost model's latency, never below the kernel floor, plus `priced_apart_us`
     double efficiency = 0;       ///< theoretical / (latency - priced_apart_us), from the cost model (and the kernel floor)
     double theoretical_us = 0;   ///< sum of the lower bounds of the kernels the cost model prices
     /// Sum of the least times, as decomposed, of the kernels the cost model prices

@@ -54,6 +54,7 @@ template <family::KernelFamily F, class ScheduleMain>
 prediction analyze(const typename F::problem_type& p, const gpu::gpu_numbers& g, ScheduleMain&& schedule_main,
                    const work::kernel_kind_set& priced = work::every_kernel_kind()) {
     typename F::plan_type plan = F::plan(p, g);
+    if (plan.kernels.empty()) synperf::detail::report_error(std::string(F::name) + ": the family's plan has no kernels");
     std::vector<features::kernel_features> analyzed;
     analyzed.reserve(plan.kernels.size());
     prediction out;
@@ -73,7 +74,8 @@ prediction analyze(const typename F::problem_type& p, const gpu::gpu_numbers& g,
                                             mean_sm > 0 ? s.makespan_cycles / mean_sm : 1.0, k.kind, apart});
         if (apart) {
             // Its own floor: at least one launch back to back, as every kernel of an op.
-            out.priced_apart_us += std::max(features::cycles_to_us(f.kernel_floor_cycles, g), work::back_to_back_launch_us(g));
+            out.priced_apart_us +=
+                std::max(features::cycles_to_us(f.kernel_floor_cycles, g), work::back_to_back_launch_us(g));
             continue;
         }
         out.theoretical_us += out.kernels.back().theoretical_us;
@@ -83,7 +85,8 @@ prediction analyze(const typename F::problem_type& p, const gpu::gpu_numbers& g,
     }
     if (modelled == 0)
         synperf::detail::report_error(std::string(F::name) + ": the cost model prices none of the op's kernels (the first is '" +
-                                      plan.kernels.front().name + "', of kind '" + plan.kernels.front().kind + "')");
+                                      plan.kernels.front().name + "', of kind '" + plan.kernels.front().kind +
+                                      "'): a family's own kernels have no kind");
     // No op finishes sooner than its launches back to back on a stream (the shortest op any collector timed took
     // 1.27 µs): without this, a shape smaller than any measured one would be predicted in nanoseconds.
     out.kernel_floor_us = std::max(out.kernel_floor_us, double(modelled) * work::back_to_back_launch_us(g));

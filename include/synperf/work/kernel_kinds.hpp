@@ -2,6 +2,7 @@
 #pragma once
 /// \file Which auxiliary kernels a cost model prices: the kinds (`kernel_launch::kind`) its training ops ran.
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
