@@ -378,7 +378,10 @@ case "$case" in
         grep -q "\"gpu\": \"$gpu\"" <<<"$out" || fail "eval $fam lacks $gpu"
       done
       grep -q '"flagged": true' <<<"$out" || fail "eval $fam flags no never-seen kernel rows"
-    done;;
+    done
+    # The protocol decode weights' training ops ran no FP8 cast: RTX PRO 6000's SGLang rows with one price it apart.
+    grep -q "rtx_pro_6000_server / sglang: [0-9]* of [0-9]* rows price kernels apart.*fp8_cast" <<<"$out" \
+      || fail "eval attention_decode does not note the kernels it prices apart: $out";;
   predict_moe)
     # Embedded shipped model: no data directory needed.
     out="$(SYNPERF_DATA=/nonexistent "$synperf" predict moe --gpu h100_sxm --tokens 256 --hidden 7168 --inter 2048 --experts 256 \
