@@ -185,8 +185,21 @@ case "$case" in
     expect_error "--dropout: expected a finite number, got 'nan'" train rmsnorm --dropout nan
     expect_error "--lr: expected a finite number, got 'nan'" train rmsnorm --lr nan
     expect_error "--epochs: expected a decimal integer, got '010'" train rmsnorm --epochs 010
-    # A list of GPUs none of which can run the op fails after saying why for each.
-    expect_error "none of the 2 listed GPUs can run this" predict gemm --gpu h100_sxm,a100_sxm --m 2147483647 --n 2147483647 --k 1
+    # A list of GPUs none of which can run the op fails after saying why for each; one reason for all is the input's.
+    expect_error "none of the 2 listed GPUs can run this" predict elementwise --gpu a100_sxm,a40 --op fp8_quantize --rows 16 --cols 4096
+    expect_error "^synperf: gemm: an operand of 4.61e\+18 elements exceeds 2\^40 \(no GPU holds it\)$" \
+      predict gemm --gpu h100_sxm,a100_sxm --m 2147483647 --n 2147483647 --k 1
+    expect_error "^synperf: gemm: m must be > 0, got 0$" predict gemm --gpu all --m 0 --n 8 --k 8
+    # An option of another variant is a mistake, not something to ignore.
+    expect_error "elementwise: --heads does not apply to --op residual_add" \
+      predict elementwise --gpu h100_sxm --op residual_add --rows 16 --cols 4096 --heads -5
+    expect_error "elementwise: --vocab does not apply to --op rope" \
+      predict elementwise --gpu h100_sxm --op rope --rows 16 --heads 8 --head-dim 128 --vocab 5
+    # A GPU whose CTAs cannot hold a kernel's tiles does not run it.
+    expect_error "shared memory per CTA; this GPU gives one CTA at most 1024 \(smem_per_cta_bytes\)" \
+      predict attention --gpu h100_sxm --set smem_per_cta_bytes=1024 --heads 32 --kv-heads 8 --head-dim 128 --batch 4 --seq 1024
+    expect_error "gemm_fp8: the .* kernel needs two pipeline stages and its epilogue" \
+      predict gemm_fp8 --gpu h100_sxm --set smem_per_cta_bytes=1024 --m 4096 --n 4096 --k 4096
     # CSV files: unknown, repeated or conflicting columns, no rows, flags and a file at once.
     printf 'tokens,expert\n16,8\n' > "$work/typo.csv"
     expect_error "typo.csv:1: unknown column 'expert' for predict moe; known: tokens, hidden" \
@@ -349,7 +362,7 @@ case "$case" in
     expect_error "residual_add: cols must be > 0, got 0" predict elementwise --gpu h100_sxm --op residual_add --rows 8 --cols 0
     expect_error "--vocab \\(or a --csv column\\) is required" predict elementwise --gpu h100_sxm --op embedding --rows 8 --cols 64
     expect_error "embedding: vocab must be > 0" predict elementwise --gpu h100_sxm --op embedding --rows 8 --cols 64 --vocab 0
-    expect_error "--gather applies to --op embedding only" predict elementwise --gpu h100_sxm --op residual_add --rows 8 --cols 64 \
+    expect_error "--gather does not apply to --op residual_add" predict elementwise --gpu h100_sxm --op residual_add --rows 8 --cols 64 \
       --gather vectorized
     expect_error "unknown GPU 'h900'" predict silu_mul --gpu h900 --tokens 8 --d 64
     expect_error "no GPU given: pass --gpu NAME" predict elementwise --op residual_add --rows 8 --cols 64
@@ -456,7 +469,14 @@ case "$case" in
       || fail "--set nvlink_gbps=0 did not reach the node"
     slow="$("$synperf" predict allreduce --gpu h100_sxm --gpus 8 --bytes 67108864 --set nvlink_gbps=100 --json | grep '"latency_us"')"
     fast="$("$synperf" predict allreduce --gpu h100_sxm --gpus 8 --bytes 67108864 --json | grep '"latency_us"')"
-    [[ "$slow" != "$fast" ]] || fail "--set nvlink_gbps=100 left the latency unchanged: $fast";;
+    [[ "$slow" != "$fast" ]] || fail "--set nvlink_gbps=100 left the latency unchanged: $fast"
+    # Renaming a GPU keeps the node of the GPU it was taken from.
+    stock="$("$synperf" predict allreduce --gpu h100_sxm --gpus 4 --bytes 1048576 --json | grep '^  "latency_us"')"
+    for name in l40s my_h100; do
+      out="$("$synperf" predict allreduce --gpu h100_sxm --set name=$name --gpus 4 --bytes 1048576 --json)" || fail "--set name=$name"
+      [[ "$(grep '^  "latency_us"' <<<"$out")" == "$stock" ]] || fail "--set name=$name changed the node: $out"
+      grep -q "\"name\": \"${name}_nvswitch8\"" <<<"$out" || fail "--set name=$name: the node is not named after the GPU: $out"
+    done;;
   allreduce_node_whatif)
     # The what-if of docs/families/allreduce.md (a PipeWeave node described without peer access) prints what the page says.
     need_data

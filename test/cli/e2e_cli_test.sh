@@ -94,6 +94,13 @@ case "$case" in
     grep -q "note: .*mistral.json: sliding_window 4096: attention over a sliding window is not modelled" "$work/notes.txt" \
       || fail "no sliding-window note: $(cat "$work/notes.txt")"
     grep -q '"unmodelled"' <<<"$out" || fail "no unmodelled list in $out"
+    # A GPU renamed with --set keeps its node: the tensor-parallel all-reduces are the same.
+    stock="$("$synperf" e2e --model llama-3.1-8b --gpu h100_sxm --tp 2 --prompt-lens 100 --decode-steps 1 --json 2>&1)"
+    skip_without_weights "$stock"
+    renamed="$("$synperf" e2e --model llama-3.1-8b --gpu h100_sxm --set name=my_h100 --tp 2 --prompt-lens 100 --decode-steps 1 --json 2>&1)" \
+      || fail "e2e --set name=my_h100: $renamed"
+    [[ "$(grep -o '"total_ms": [0-9.e+-]*' <<<"$stock")" == "$(grep -o '"total_ms": [0-9.e+-]*' <<<"$renamed")" ]] \
+      || fail "--set name changed the run: $(grep -o '"total_ms": [0-9.e+-]*' <<<"$renamed")"
     # A MoE model (a config.json fixture): its blocks come from the moe family.
     out="$("$synperf" e2e --model "$src/test/data/e2e/mixtral-8x7b.json" --gpu h100_sxm --tp 2 --prompt-lens 100,300 --decode-steps 2 --json 2>&1)"; rc=$?
     [[ $rc -eq 0 ]] || { skip_without_weights "$out"; fail "mixtral: $out"; }

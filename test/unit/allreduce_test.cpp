@@ -48,6 +48,14 @@ TEST_CASE("allreduce: built-in systems carry the node's wiring and per-direction
     CHECK(system::builtin_system("rtx_pro_6000_server").collective_gbps(8) == doctest::Approx(64.0));
     CHECK(system::builtin_system("a40").wiring == system::topology::nvlink_pairwise);
     CHECK(system::builtin_systems().size() == gpu::known_gpu_names().size());
+    // A GPU renamed at run time keeps the node of the GPU it was taken from, under its new name.
+    gpu::runtime_gpu renamed = gpu::find_gpu("h100_sxm");
+    renamed.name = "l40s";
+    const system::system_spec kept = system::builtin_system_for("h100_sxm", renamed);
+    CHECK(kept.wiring == system::topology::nvswitch);
+    CHECK(kept.gpu == "l40s");
+    CHECK(kept.name == "l40s" + h100.name.substr(std::string("h100_sxm").size()));
+    CHECK(kept.collective_gbps(8) == doctest::Approx(h100.collective_gbps(8)));
 }
 
 TEST_CASE("allreduce: collective bandwidth follows the wiring") {

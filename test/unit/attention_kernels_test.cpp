@@ -523,7 +523,8 @@ TEST_CASE("every supported plan fits its GPU and schedules, with DRAM shares add
                         ps.push_back(ragged);
                         for (attention_problem& p : ps) {
                             p.window = window;
-                            const auto run = [&](auto kernel) {
+                            // The flash kernels spread the compulsory DRAM bytes over their tiles.
+                            const auto run = [&](auto kernel, bool dram_in_tiles = true) {
                                 using K = decltype(kernel);
                                 if (!K::supports(p, g)) return;
                                 const attn::attention_plan plan = K::plan(p, g);
@@ -539,12 +540,14 @@ TEST_CASE("every supported plan fits its GPU and schedules, with DRAM shares add
                                     CHECK(s.makespan_cycles >= 0);
                                 }
                                 const auto& main = plan.kernels[0];
-                                CHECK(near(total(main, &task_work::dram_bytes), main.compulsory->dram_bytes));
+                                if (dram_in_tiles) CHECK(near(total(main, &task_work::dram_bytes), main.compulsory->dram_bytes));
                                 CHECK(main.compulsory->tensor_flop > 0);
                             };
                             run(attn::fa3{});
                             run(attn::fa2{});
                             run(attn::flashinfer{});
+                            run(attn::triton{}, false);
+                            run(attn::trtllm{}, false);
                         }
                     }
                 }
@@ -552,6 +555,35 @@ TEST_CASE("every supported plan fits its GPU and schedules, with DRAM shares add
         }
     }
     CHECK(planned > 300);
+}
+
+TEST_CASE("a GPU whose CTAs cannot hold one stage of a kernel's tiles is refused, naming both sizes") {
+    const attention_problem p = prefill(4, 1024, 1024, 32, 8, 128);
+    const attention_problem step = decode(4, 1024, 32, 8, 128);
+    for (gpu_numbers g : {h100, a100, l40s, b200}) {
+        g.smem_per_cta_bytes = 2048;
+        const auto refused = [&](auto kernel, const attention_problem& q) {
+            using K = decltype(kernel);
+            if (!K::supports(q, g)) return;
+            CAPTURE(g.cc_major);
+            CHECK_THROWS_WITH_AS((void)K::plan(q, g),
+                                 doctest::Contains("bytes of shared memory per CTA; this GPU gives one CTA at most 2048 (smem_per_cta_bytes)"),
+                                 synperf::invalid_argument);
+        };
+        for (const attention_problem& q : {p, step}) {
+            refused(attn::fa3{}, q);
+            refused(attn::fa2{}, q);
+            refused(attn::flashinfer{}, q);
+            refused(attn::triton{}, q);
+            refused(attn::trtllm{}, q);
+        }
+    }
+    // Stages beyond the first fit into what there is: FA3's head-128 tile needs less than 150,000 bytes for its Q
+    // tile and one K and V stage and more for its two stages and output, so it runs with the 150,000 there are.
+    gpu_numbers tight = h100;
+    tight.smem_per_cta_bytes = 150000;
+    const attn::attention_plan plan = attn::fa3::plan(prefill(1, 4096, 4096, 32, 8, 128), tight);
+    CHECK(plan.kernels.front().launch.smem_per_cta == 150000);
 }
 
 TEST_CASE("flash tiles: the unit tally lists (iterations, partial) longest first, equal keys merged") {

@@ -150,13 +150,20 @@ TEST_CASE("e2e model config: fields the workload does not model are named, not i
         "q");
     CHECK(q.quantization == "fp8");
     CHECK(q.unmodelled.empty());
-    CHECK(e2e::parse_model_config("{" + dense + R"(,"sliding_window":32768})", "w").unmodelled.empty());
-    CHECK(e2e::parse_model_config("{" + dense + R"(,"sliding_window":null})", "n").unmodelled.empty());
+    const std::string llama = dense + R"(,"model_type":"llama")";
+    CHECK(e2e::parse_model_config("{" + llama + R"(,"sliding_window":32768})", "w").unmodelled.empty());
+    CHECK(e2e::parse_model_config("{" + llama + R"(,"sliding_window":null})", "n").unmodelled.empty());
+    CHECK(e2e::parse_model_config("{" + llama + R"(,"sliding_window":0})", "z").unmodelled.empty());
     // Per-layer attention kinds (newer configs) without a window field.
-    const e2e::model_config l =
-        e2e::parse_model_config("{" + dense + R"(,"layer_types":["sliding_attention","full_attention","sliding_attention"]})", "l");
+    std::string kinds = R"("sliding_attention","sliding_attention")";
+    for (int i = 2; i < 32; ++i) kinds += R"(,"full_attention")";
+    const e2e::model_config l = e2e::parse_model_config("{" + llama + R"(,"layer_types":[)" + kinds + "]}", "l");
     REQUIRE(l.unmodelled.size() == 1);
     CHECK(l.unmodelled[0].find("2 layers use an attention other than full_attention") != std::string::npos);
+    // A config without model_type is read by its fields, and says so.
+    const e2e::model_config untyped = e2e::parse_model_config("{" + dense + "}", "u");
+    REQUIRE(untyped.unmodelled.size() == 1);
+    CHECK(untyped.unmodelled[0] == "model_type: absent; read by its fields as a llama model (no experts)");
     // The built-in models have none.
     for (const auto& b : e2e::builtin_models()) CHECK(b.unmodelled.empty());
 }
@@ -191,6 +198,17 @@ TEST_CASE("e2e model config: MoE fixtures and malformed files") {
     for (const char* not_a_string : {"0", "[]", "{}", "true"})  // not read as "absent": that would mean llama
         CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + dense + R"(, "num_hidden_layers": 32, "model_type": )" + not_a_string + "}", "cfg"),
                              doctest::Contains("cfg:1: expected a string for \"model_type\", got another value"), load_error);
+    // A window or a list of layer kinds that cannot be what the file means is an error, not a model without them.
+    const std::string layers = dense + R"(, "num_hidden_layers": 32, "model_type": "mistral")";
+    for (const char* window : {"-5", "4096.5", "\"4096\"", "true"})
+        CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + layers + R"(, "sliding_window": )" + window + "}", "cfg"),
+                             doctest::Contains("cfg:1: expected sliding_window a whole number of tokens (0 or null: none)"), load_error);
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + layers + R"(, "layer_types": 5})", "cfg"),
+                         doctest::Contains("cfg:1: expected layer_types a list of strings, one per layer, got another value"), load_error);
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + layers + R"(, "layer_types": ["full_attention", 3]})", "cfg"),
+                         doctest::Contains("expected layer_types a list of strings"), load_error);
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + layers + R"(, "layer_types": ["full_attention"]})", "cfg"),
+                         doctest::Contains("cfg:1: expected layer_types to name num_hidden_layers (32) layers, got 1"), load_error);
     CHECK_THROWS_WITH_AS((void)e2e::find_model("gpt-5"), doctest::Contains("unknown model 'gpt-5'; known: llama-3-8b"), invalid_argument);
 }
 

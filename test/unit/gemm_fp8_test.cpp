@@ -204,6 +204,11 @@ TEST_CASE("gemm_fp8: invalid shapes and GPUs without FP8 are rejected with a mes
     CHECK_THROWS_WITH_AS(gemm_fp8::plan({16, 4096, 4096}, synperf::hw::a100_sxm::numbers), doctest::Contains("no FP8 tensor cores"),
                          synperf::invalid_argument);
     CHECK_THROWS_WITH_AS(gemm_fp8::framework_level("trtllm"), doctest::Contains("unknown framework"), synperf::invalid_argument);
+    // A TMA pipeline needs two stages and the epilogue; a GPU whose CTAs hold less does not run the kernel.
+    gpu_numbers small_smem = g;
+    small_smem.smem_per_cta_bytes = 40000;
+    CHECK_THROWS_WITH_AS(gemm_fp8::plan({4096, 4096, 4096}, small_smem),
+                         doctest::Contains("needs two pipeline stages and its epilogue"), synperf::invalid_argument);
     gpu_numbers one_sm = synperf::hw::b200_sxm::numbers;
     one_sm.sm_count = 1;
     CHECK_THROWS_WITH_AS(gemm_fp8::plan({4096, 4096, 4096}, one_sm), doctest::Contains("CTAs does not fit a GPU with 1 SMs"),

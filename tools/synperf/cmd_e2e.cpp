@@ -67,10 +67,10 @@ e2e::family_models load_models() {
     return m;
 }
 
-/// The node collectives run on: the catalogue GPU's built-in system (with its links after any `--set`), or an
-/// 8-GPU NVSwitch (NVLink) / PCIe node built from a spec file's numbers.
-system::system_spec node_for(const gpu::runtime_gpu& g, bool from_catalogue) {
-    if (from_catalogue) return system::builtin_system(g.name, g.numbers);
+/// The node collectives run on: the built-in system of catalogue GPU `catalogue_id` (with `g`'s links after any
+/// `--set`), or, for a spec file (`catalogue_id` empty), an 8-GPU NVSwitch (NVLink) / PCIe node built from its numbers.
+system::system_spec node_for(const gpu::runtime_gpu& g, const std::string& catalogue_id) {
+    if (!catalogue_id.empty()) return system::builtin_system_for(catalogue_id, g);
     return system::make_system(g.name, g.numbers, 8, g.numbers.nvlink_gbps > 0 ? system::topology::nvswitch : system::topology::pcie);
 }
 
@@ -114,12 +114,12 @@ void print_breakdown(const char* title, const e2e::iteration_time& t) {
 struct prepared {
     gpu::runtime_gpu gpu;
     e2e::run_request request;
-    bool from_catalogue = true;  ///< a catalogue GPU (else a spec file: its node is built from its numbers)
+    std::string catalogue_id;  ///< the catalogue GPU it was taken from; empty for a spec file (its node is built from its numbers)
 };
 
 e2e::run_result predict(const prepared& p, const e2e::family_models& models) {
     std::optional<system::system_spec> node;
-    if (p.request.deploy.tp > 1) node = node_for(p.gpu, p.from_catalogue);
+    if (p.request.deploy.tp > 1) node = node_for(p.gpu, p.catalogue_id);
     e2e::kernel_estimator est(p.gpu.numbers, p.request.deploy.fw, models, node);
     return e2e::run(p.request, est);
 }
@@ -127,10 +127,10 @@ e2e::run_result predict(const prepared& p, const e2e::family_models& models) {
 /// " (EP n)" after the TP degree when the MoE layers are expert-parallel.
 std::string ep_suffix(const e2e::deployment& d) { return d.ep > 1 ? fmt::format(" (EP {})", d.ep) : std::string(); }
 
-/// The run the options describe, on `gpu` (`from_catalogue`: a catalogue GPU, else a spec file).
-prepared make_request(const e2e_options& o, gpu::runtime_gpu gpu, bool from_catalogue) {
+/// The run the options describe, on `gpu`, taken from catalogue GPU `catalogue_id` (empty: a spec file).
+prepared make_request(const e2e_options& o, gpu::runtime_gpu gpu, std::string catalogue_id) {
     if (o.model.empty()) throw invalid_argument("synperf: e2e: --model is required (a built-in name or a config.json path)");
-    prepared p{std::move(gpu), {}, from_catalogue};
+    prepared p{std::move(gpu), {}, std::move(catalogue_id)};
     e2e::run_request& r = p.request;
     r.model = e2e::resolve_model(o.model);
     r.deploy.tp = o.tp;
@@ -174,7 +174,7 @@ void print_unmodelled(const e2e::run_request& r) {
 }
 
 void run_single(const e2e_options& o) {
-    const prepared p = make_request(o, o.gpu.resolve(), o.gpu.spec_file.empty());
+    const prepared p = make_request(o, o.gpu.resolve(), o.gpu.catalogue_id());
     const e2e::run_request& r = p.request;
     print_unmodelled(r);
     const e2e::run_result res = predict(p, load_models());
@@ -235,7 +235,7 @@ void run_compare(const e2e_options& o) {
     for (const std::string& name : o.gpu.listed_names()) {
         gpu_choice one = o.gpu;
         one.name = name;
-        runs.push_back(make_request(o, one.resolve(), true));
+        runs.push_back(make_request(o, one.resolve(), one.catalogue_id()));
     }
     const e2e::family_models models = load_models();
     const e2e::run_request& r0 = runs.front().request;
@@ -301,7 +301,9 @@ prepared dev_case(const nlohmann::json& c) {
         if (!v.is_number_integer()) throw invalid_argument("expected field \"" + key + "\" to be an integer, got " + v.dump());
         return v.get<std::int64_t>();
     };
-    prepared p{gpu::find_gpu(text(c, "gpu")), {}, true};
+    gpu::runtime_gpu g = gpu::find_gpu(text(c, "gpu"));
+    const std::string catalogue_id = g.name;
+    prepared p{std::move(g), {}, catalogue_id};
     e2e::run_request& r = p.request;
     const std::string name = text(c, "model");
     r.model = e2e::find_model(name);

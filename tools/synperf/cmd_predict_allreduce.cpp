@@ -47,11 +47,11 @@ struct predict_allreduce_options {
 system::system_spec node_of(const predict_allreduce_options& o, const gpu::runtime_gpu& g) {
     system::system_spec sys;
     if (o.topology.empty() && o.gpus_per_node == 0 && o.gpu.spec_file.empty()) {
-        sys = system::builtin_system(g.name, g.numbers);
+        sys = system::builtin_system_for(o.gpu.catalogue_id(), g);
     } else {
         // A node built at run time: the GPU's links, the given wiring and size (defaults: the built-in node's).
         system::system_spec base;
-        if (o.gpu.spec_file.empty()) base = system::builtin_system(g.name, g.numbers);
+        if (o.gpu.spec_file.empty()) base = system::builtin_system_for(o.gpu.catalogue_id(), g);
         else base = system::make_system(g.name, g.numbers, 8, g.numbers.nvlink_gbps > 0 ? system::topology::nvswitch : system::topology::pcie);
         const system::topology wiring = o.topology.empty() ? base.wiring : system::parse_topology(o.topology);
         sys = system::make_system(g.name, g.numbers, o.gpus_per_node > 0 ? o.gpus_per_node : base.gpus_per_node, wiring);

@@ -335,10 +335,20 @@ void add_predict_memory_bound_commands(CLI::App& predict) {
         ->check(CLI::IsMember({"index_select", "vectorized"}))
         ->capture_default_str();
     elem->final_callback([elem] {
+        const std::string variant = "--op " + ew.op;
         switch (parse_elementwise_op(ew.op)) {
-            case family::elementwise_kind::rope: require_sizes(*elem, {"--rows", "--heads", "--head-dim"}); break;
-            case family::elementwise_kind::embedding: require_sizes(*elem, {"--rows", "--cols", "--vocab"}); break;
-            default: require_sizes(*elem, {"--rows", "--cols"}); break;
+            case family::elementwise_kind::rope:
+                require_sizes(*elem, {"--rows", "--heads", "--head-dim"});
+                refuse_options(*elem, {"--cols", "--vocab", "--gather"}, variant);
+                break;
+            case family::elementwise_kind::embedding:
+                require_sizes(*elem, {"--rows", "--cols", "--vocab"});
+                refuse_options(*elem, {"--heads", "--kv-heads", "--head-dim", "--rotary-dim"}, variant);
+                break;
+            default:
+                require_sizes(*elem, {"--rows", "--cols"});
+                refuse_options(*elem, {"--heads", "--kv-heads", "--head-dim", "--rotary-dim", "--vocab", "--gather"}, variant);
+                break;
         }
         for_each_listed_gpu(ew, run_predict_elementwise);
     });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared pieces of the synperf CLI: GPU selection, data and model locations.
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -66,6 +67,9 @@ struct gpu_choice {
             start = comma + 1;
         }
     }
+    /// The catalogue id of the GPU `--gpu` names, whatever `--set` changes (its `name` included), or empty for a
+    /// spec file: the GPU whose built-in node collectives run on.
+    [[nodiscard]] std::string catalogue_id() const { return spec_file.empty() ? gpu::find_gpu(name).name : std::string(); }
     [[nodiscard]] gpu::runtime_gpu resolve() const {
         // Subcommands run their final callback before the check above, so the missing GPU is reported here too.
         if (name.empty() && spec_file.empty())
@@ -296,6 +300,7 @@ void for_each_listed_gpu(const Options& o, Run run) {
     if constexpr (requires { o.csv; }) csv_rows = !o.csv.empty() && !o.json;
     bool header_printed = false;
     std::size_t ran = 0;
+    std::vector<std::string> reasons;  // why each GPU could not run it
     for (std::size_t i = 0; i < names.size(); ++i) {
         Options one = o;
         one.gpu.name = names[i];
@@ -307,6 +312,7 @@ void for_each_listed_gpu(const Options& o, Run run) {
             ++ran;
         } catch (const synperf::error& e) {
             const std::string why = synperf::detail::message_of(e);
+            if (std::find(reasons.begin(), reasons.end(), why) == reasons.end()) reasons.push_back(why);
             if (o.json)
                 fmt::print("{}\n", nlohmann::json{{"gpu", names[i]}, {"error", why}}.dump(2));
             else
@@ -315,7 +321,10 @@ void for_each_listed_gpu(const Options& o, Run run) {
     }
     if (o.json) fmt::print("]\n");
     std::fflush(stdout);  // the reasons above come before the error
-    if (ran == 0) throw invalid_argument(fmt::format("synperf: none of the {} listed GPUs can run this", names.size()));
+    // One reason for every GPU is the input's, not the GPUs': say it.
+    if (ran == 0)
+        throw invalid_argument(reasons.size() == 1 ? "synperf: " + reasons.front()
+                                                   : fmt::format("synperf: none of the {} listed GPUs can run this", names.size()));
 }
 
 /// The value type CLI11 names for an option ("INT", "UINT", "FLOAT", "TEXT"): its type name up to the first ':',
@@ -420,6 +429,14 @@ inline void require_sizes(const CLI::App& cmd, std::initializer_list<const char*
     if (csv != nullptr && csv->count() > 0) return;
     for (const char* name : names)
         if (cmd.get_option(name)->count() == 0) throw CLI::RequiredError(std::string(name) + " (or a --csv column)");
+}
+
+/// Refuses the options of `cmd` among `names` that were given: they describe another variant than `variant` (e.g.
+/// `--heads` for an elementwise residual add), so a value for them is a mistake, not something to ignore.
+inline void refuse_options(const CLI::App& cmd, std::initializer_list<const char*> names, const std::string& variant) {
+    for (const char* name : names)
+        if (cmd.get_option(name)->count() > 0)
+            throw invalid_argument("synperf: " + cmd.get_name() + ": " + name + " does not apply to " + variant);
 }
 
 /// Makes every option of `app` and its subcommands that takes a value reject an empty one (`--out ''`): an empty

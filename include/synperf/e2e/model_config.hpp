@@ -227,6 +227,7 @@ inline std::string text(const json::value& root, std::string_view key, std::stri
 /// Records the fields of `root` that change a model's kernels but that the workload does not model, so that a
 /// prediction for such a model says what it assumed instead of silently predicting another model.
 inline void note_unmodelled_fields(const json::value& root, model_config& m) {
+    const auto malformed = [&](const json::value& v, const std::string& what) { throw load_error(m.source, v.line, 0, what); };
     if (const json::value* q = member(root, "quantization_config"); q != nullptr) {
         const json::value* method = q->find("quant_method");
         m.quantization = method != nullptr && method->type == json::value::kind::string ? method->text : "unknown";
@@ -238,6 +239,10 @@ inline void note_unmodelled_fields(const json::value& root, model_config& m) {
     }
     // Qwen2 configs carry a sliding_window with use_sliding_window false; Mistral's is on whenever it is set.
     const json::value* window = member(root, "sliding_window");
+    if (window != nullptr && window->type != json::value::kind::null &&
+        !(window->type == json::value::kind::number && window->number >= 0 && window->number == std::floor(window->number)))
+        malformed(*window, "expected sliding_window a whole number of tokens (0 or null: none), got " +
+                  (window->type == json::value::kind::number ? number_text(window->number) : std::string("another value")));
     const json::value* use_window = member(root, "use_sliding_window");
     const bool window_on = window != nullptr && window->type == json::value::kind::number && window->number > 0 &&
                            (use_window == nullptr || (use_window->type == json::value::kind::boolean && use_window->boolean));
@@ -245,7 +250,13 @@ inline void note_unmodelled_fields(const json::value& root, model_config& m) {
         m.unmodelled.push_back("sliding_window " + number_text(window->number) +
                                ": attention over a sliding window is not modelled; contexts longer than the window are "
                                "predicted with full attention");
-    if (const json::value* types = member(root, "layer_types"); types != nullptr && types->type == json::value::kind::array) {
+    if (const json::value* types = member(root, "layer_types"); types != nullptr && types->type != json::value::kind::null) {
+        if (types->type != json::value::kind::array ||
+            std::any_of(types->items.begin(), types->items.end(), [](const json::value& t) { return t.type != json::value::kind::string; }))
+            malformed(*types, "expected layer_types a list of strings, one per layer, got another value");
+        if (std::int64_t(types->items.size()) != m.layers)
+            malformed(*types, "expected layer_types to name num_hidden_layers (" + std::to_string(m.layers) + ") layers, got " +
+                      std::to_string(types->items.size()));
         const auto sliding = std::count_if(types->items.begin(), types->items.end(), [](const json::value& t) {
             return t.type == json::value::kind::string && t.text != "full_attention";
         });
@@ -268,6 +279,7 @@ inline void note_unmodelled_fields(const json::value& root, model_config& m) {
     model_config m;
     m.source = std::string(source);
     m.model_type = model_detail::text(root, "model_type", source);
+    const bool typed = !m.model_type.empty();
     static constexpr std::array<std::string_view, 6> supported{"llama", "mistral", "qwen2", "qwen3", "mixtral", "qwen3_moe"};
     if (!m.model_type.empty() && std::find(supported.begin(), supported.end(), m.model_type) == supported.end())
         throw load_error(std::string(source), 0, 0,
@@ -310,6 +322,9 @@ inline void note_unmodelled_fields(const json::value& root, model_config& m) {
         if (m.model_type == "mixtral" || m.model_type == "qwen3_moe")
             throw load_error(std::string(source), 0, 0, "expected expert counts for model_type " + m.model_type + ", got none");
     }
+    if (!typed)
+        m.unmodelled.push_back("model_type: absent; read by its fields as a " + m.model_type +
+                               " model (" + (m.is_moe() ? "experts" : "no experts") + ")");
     note_unmodelled_fields(root, m);
     // A short name from the file name: "/x/Qwen3-32B.json" or ".../Qwen3-32B/config.json".
     std::string_view path = source;

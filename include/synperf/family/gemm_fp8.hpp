@@ -211,7 +211,14 @@ inline void set_launch(gemm_fp8_config& c, const gpu::gpu_numbers& g) {
     const int epilogue = std::min(c.bm * c.bn * int(output_bytes), 32 * 1024);
     const int capacity = std::min(g.smem_per_cta_bytes, sm90_smem_capacity);
     const int stage = (stage_bytes + 127) / 128 * 128 + 32;  // + pipeline barriers
-    c.stages = std::clamp((capacity - epilogue) / stage, 1, 16);
+    // A TMA pipeline overlaps the load of one stage with the MMAs of another: two at the least.
+    if (capacity - epilogue < 2 * stage)
+        synperf::detail::report_error("gemm_fp8: the " + std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" +
+                                      std::to_string(c.bk) + " kernel needs two pipeline stages and its epilogue, " +
+                                      std::to_string(2 * stage + epilogue) + " bytes of shared memory per CTA; this GPU gives one CTA at most " +
+                                      std::to_string(capacity) + " (smem_per_cta_bytes, at most CUTLASS's " +
+                                      std::to_string(sm90_smem_capacity) + ")");
+    c.stages = std::min((capacity - epilogue) / stage, 16);
     c.smem_bytes = std::min(capacity, c.stages * stage + epilogue);
     c.regs = 168;
     switch (c.schedule) {

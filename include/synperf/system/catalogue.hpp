@@ -83,6 +83,18 @@ inline constexpr std::array<builtin_node, 22> builtin_nodes{{
                                   "'; build one with system::make_system(gpu, numbers, gpus_per_node, topology)");
 }
 
+/// The built-in node of catalogue GPU `catalogue_gpu` for `g`, that GPU after run-time overrides (`--set`): the
+/// catalogue GPU's size, wiring and PCIe grouping with `g`'s links, named after `g`. Overriding a GPU's `name`
+/// renames it; the node stays the one of the GPU it was taken from. Throws `invalid_argument` for unknown GPUs.
+[[nodiscard]] inline system_spec builtin_system_for(std::string_view catalogue_gpu, const gpu::runtime_gpu& g) {
+    system_spec s = builtin_system(catalogue_gpu, g.numbers);
+    if (s.gpu != g.name) {
+        s.name = g.name + s.name.substr(s.gpu.size());
+        s.gpu = g.name;
+    }
+    return s;
+}
+
 /// The built-in system of a catalogue GPU, with the catalogue's numbers.
 [[nodiscard]] inline system_spec builtin_system(std::string_view gpu_name) {
     return builtin_system(gpu_name, gpu::find_gpu(gpu_name).numbers);

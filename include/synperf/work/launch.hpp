@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// \file One kernel launch: resources per CTA, how its work is dispatched, and its task classes.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "synperf/error.hpp"
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/work/task.hpp"
 
@@ -70,6 +73,23 @@ struct kernel_launch {
     /// the real kernel does on one SM, and no run can be faster (`features::kernel_features::kernel_floor_cycles`).
     bool exact_dispatch = false;
 };
+
+/// Shared memory per CTA of a kernel whose code fixes its tiles: `wanted`, its buffers as estimated (pipeline stages
+/// and staging included), capped at what one CTA of `g` may hold (`smem_per_cta_bytes`), since a library sizes its
+/// stages to the GPU it runs on and the estimate may overshoot that. `essential` is what one stage of the tiles needs;
+/// a GPU whose CTAs cannot hold it does not run the kernel (a smaller tile would be another kernel), which is an error
+/// naming both sizes.
+[[nodiscard]] inline int tile_smem(double wanted, double essential, const gpu::gpu_numbers& g, const std::string& kernel) {
+    if (!(essential >= 0.0 && essential <= double(g.smem_per_cta_bytes))) {
+        const std::string need = essential >= 0.0 && essential < 1e15
+                                     ? std::to_string(static_cast<long long>(std::ceil(essential)))
+                                     : synperf::detail::approx(essential);
+        synperf::detail::report_error(kernel + ": one stage of its tiles needs " + need +
+                                      " bytes of shared memory per CTA; this GPU gives one CTA at most " +
+                                      std::to_string(g.smem_per_cta_bytes) + " (smem_per_cta_bytes)");
+    }
+    return static_cast<int>(std::clamp(wanted, essential, double(g.smem_per_cta_bytes)));
+}
 
 /// Launch floor of one kernel issued back to back, in SM cycles at the boost clock: a round floor for the ops the data
 /// times, not a bound on every kernel. 1980 cycles is 1 µs at H100's and H200's 1980 MHz; there a nearly empty kernel

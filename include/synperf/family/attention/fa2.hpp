@@ -170,7 +170,7 @@ struct fa2 {
         main.name = std::string(decode ? "flash_fwd_splitkv_kernel_" : "flash_fwd_kernel_") + std::to_string(t.m) + "x" +
                     std::to_string(t.n) + "_" + std::to_string(t.warps) + "w_hdim" + std::to_string(d);
         const int smem = (t.m + 2 * t.n) * d * 2;  // Q + K + V tiles, single-buffered K/V (kernel_traits.h)
-        main.launch = {threads, flash_detail::mma_sync_registers(t.m, t.n, d, threads), std::min(smem, g.smem_per_cta_bytes)};
+        main.launch = {threads, flash_detail::mma_sync_registers(t.m, t.n, d, threads), work::tile_smem(smem, smem, g, main.name)};
         main.dispatch = work::dispatch_kind::hardware;
         main.tasks = flash_detail::make_classes(tally.finish(), shape, floor.dram_bytes);
         main.compulsory = floor;

@@ -119,6 +119,7 @@ struct fa3_config {
     bool sm90 = false;            ///< FlashAttnFwdSm90 (else the Sm80 path)
     fa3_detail::tile tile;        ///< CTA tile
     int threads = 0, regs = 0, smem = 0;
+    double smem_essential = 0;    ///< shared memory of one stage: the Q tile and one K and V tile
     int splits = 1;               ///< static upper bound on KV splits (heuristics.h); per-request splits may be fewer
     bool pack_gqa = false;        ///< query heads of a KV head packed into the M tile
     bool paged_tma = false;       ///< sm_90 loads the paged KV with TMA (page size a multiple of the KV tile)
@@ -184,8 +185,10 @@ struct fa3 {
             const int consumers = c.tile.m / 64;
             c.threads = 128 * consumers + 128;
             c.regs = flash_detail::warp_specialized_registers(g, c.threads);
-            const double smem = double(c.tile.m) * d * es + 2.0 * c.tile.n * double(d + dv) * es + double(c.tile.m) * dv * 2.0;
+            const double q_tile = double(c.tile.m) * d * es, kv_stage = double(c.tile.n) * double(d + dv) * es;
+            const double smem = q_tile + 2.0 * kv_stage + double(c.tile.m) * dv * 2.0;
             c.smem = int(std::min<double>(smem, g.smem_per_cta_bytes));
+            c.smem_essential = q_tile + kv_stage;
             // flash_fwd_launch_template.h: persistent unless split without varlen.
             const bool persistent = !(c.splits > 1 && !varlen);
             c.dispatch = !persistent ? work::dispatch_kind::hardware
@@ -200,6 +203,7 @@ struct fa3 {
                          v = double(c.tile.stages) * c.tile.n * dv * 2, o = double(c.tile.m) * dv * 2;
             const double mainloop = c.tile.q_in_regs ? std::max(q, v) + k : q + k + v;
             c.smem = int(std::min<double>(std::max(mainloop, q + o), g.smem_per_cta_bytes));
+            c.smem_essential = c.tile.q_in_regs ? std::max(q, v / c.tile.stages) + k / c.tile.stages : q + (k + v) / c.tile.stages;
             c.regs = flash_detail::mma_sync_registers(c.tile.m, c.tile.n, dv, c.threads);
             const int min_blocks = c.threads == 128 ? 2 : 1;  // flash_fwd_kernel_sm80.h MinBlocksPerMultiprocessor
             // Sm80 path: persistent only for causal non-varlen or varlen with splits.
@@ -293,7 +297,7 @@ struct fa3 {
         work::kernel_launch main;
         main.name = std::string(c.sm90 ? "flash_fwd_sm90_" : "flash_fwd_sm80_") + std::to_string(bm) + "x" +
                     std::to_string(bn) + "_" + sched + (c.pack_gqa ? "_packgqa" : "") + (c.splits > 1 ? "_split" : "");
-        main.launch = {c.threads, c.regs, c.smem};
+        main.launch = {c.threads, c.regs, work::tile_smem(c.smem, c.smem_essential, g, main.name)};
         main.dispatch = c.dispatch;
         main.persistent_ctas = c.persistent_ctas;
         main.tasks = flash_detail::make_classes(units, shape, floor.dram_bytes);

@@ -107,7 +107,8 @@ using flash_detail::ceil_div;
 struct fa2_kernel {
     int tile_q = 0, tile_kv = 0;
     int warps_q = 4, warps_kv = 1, mma_q = 1, mma_kv = 1;
-    int smem = 0;
+    int smem = 0;        ///< the estimate: the Q tile and mma_kv steps of K and V, at most a CTA's limit
+    double essential = 0;  ///< the Q tile and one 16-key step of K and V
 };
 
 [[nodiscard]] constexpr fa2_kernel fa2_shape(int tile_q, int d, int dv, double kv_bytes, const gpu::gpu_numbers& g) noexcept {
@@ -128,6 +129,7 @@ struct fa2_kernel {
     k.mma_kv = most >= 8 ? 8 : most >= 4 ? 4 : most >= 2 ? 2 : 1;
     k.tile_kv = k.mma_kv * k.warps_kv * 16;
     k.smem = int(std::min<double>(fixed + k.mma_kv * per_kv, g.smem_per_cta_bytes));
+    k.essential = fixed + per_kv;
     return k;
 }
 
@@ -150,7 +152,8 @@ inline constexpr int decode_registers = 64;
     const int bdx = std::max(1, dv / vec), bdy = std::max(1, 128 / bdx);
     work::kernel_launch k;
     k.name = "PersistentVariableLengthMergeStatesKernel";
-    k.launch = {128, decode_registers, 4 * bdy * dv * 2 + 128 * 4};
+    const double smem = 4.0 * bdy * dv * 2 + 128 * 4;
+    k.launch = {128, decode_registers, work::tile_smem(smem, smem, g, k.name)};
     const int occ = std::max(1, gpu::ctas_per_sm(g, k.launch));
     const std::int64_t per_sm = std::max<std::int64_t>(1, std::min<std::int64_t>(occ, ceil_div(std::int64_t(max_units), g.sm_count)));
     k.dispatch = work::dispatch_kind::persistent_static;
@@ -292,7 +295,7 @@ private:
         work::kernel_launch main;
         main.name = std::string("BatchPrefillWithKVCacheKernel_") + std::to_string(tq) + "x" + std::to_string(k.tile_kv) +
                     (chunk.split ? "_split" : "");
-        main.launch = {128, flash_detail::mma_sync_registers(tq, k.tile_kv, p.dv(), 128), k.smem};
+        main.launch = {128, flash_detail::mma_sync_registers(tq, k.tile_kv, p.dv(), 128), work::tile_smem(k.smem, k.essential, g, main.name)};
         main.dispatch = work::dispatch_kind::hardware;
         main.tasks = flash_detail::make_classes(tally.finish(), s, floor.dram_bytes);
         main.compulsory = floor;
@@ -323,8 +326,9 @@ private:
         work::kernel_launch main;
         main.name = "BatchPrefillWithRaggedKVCacheKernelSM90_" + std::to_string(tq) + "x" + std::to_string(tkv);
         const int threads = (tq / 64 + 1) * 128;  // consumer warp groups + one producer
-        const double smem = double(tq) * p.head_dim * 2 + 2.0 * tkv * double(p.head_dim + p.dv()) * 2 + double(tq) * p.dv() * 2;
-        main.launch = {threads, flash_detail::warp_specialized_registers(g, threads), int(std::min<double>(smem, g.smem_per_cta_bytes))};
+        const double q_tile = double(tq) * p.head_dim * 2, kv_stage = double(tkv) * double(p.head_dim + p.dv()) * 2;
+        const double smem = q_tile + 2.0 * kv_stage + double(tq) * p.dv() * 2;
+        main.launch = {threads, flash_detail::warp_specialized_registers(g, threads), work::tile_smem(smem, q_tile + kv_stage, g, main.name)};
         main.dispatch = work::dispatch_kind::persistent_longest_first;
         main.persistent_ctas = g.sm_count;
         main.tasks = flash_detail::make_classes(tally.finish(), s, floor.dram_bytes);
@@ -346,7 +350,8 @@ private:
         const int tile = group == 1 ? (e == 1 ? 2 : 4) : 1;
         constexpr int stages = 2;  // cc >= 8
         const int smem = int(2.0 * stages * tile * bdy * bdz * d * e) + std::max(tile * threads * 8, 2 * bdy * bdz * 4);
-        work::launch_config launch{threads, flashinfer_detail::decode_registers, smem};
+        work::launch_config launch{threads, flashinfer_detail::decode_registers,
+                                   work::tile_smem(smem, smem, g, "BatchDecodeWithPagedKVCacheKernel")};
         const std::int64_t max_grid = std::int64_t{std::max(1, gpu::ctas_per_sm(g, launch))} * g.sm_count;
 
         const int page = p.page_size;

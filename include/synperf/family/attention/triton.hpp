@@ -111,10 +111,10 @@ inline attention_plan plan_extend(const attention_problem& p, const gpu::gpu_num
     work::kernel_launch k;
     const int warps = d <= 64 ? 4 : 8;
     // One stage: Q block, one K and one V block in shared memory.
-    const int smem = std::min(g.smem_per_cta_bytes, (b.m * base.head_dim + b.n * (base.head_dim + base.v_head_dim)) * 2);
+    const double smem = double(b.m * base.head_dim + b.n * (base.head_dim + base.v_head_dim)) * 2;
     const int regs = int(std::min<std::int64_t>(255, round_up(48 + std::int64_t(b.m) * (b.n + base.v_head_dim) / (warps * 32), 8)));
     k.name = "_fwd_kernel_extend_M" + std::to_string(b.m) + "_N" + std::to_string(b.n) + "_D" + std::to_string(d);
-    k.launch = {warps * 32, regs, smem};
+    k.launch = {warps * 32, regs, work::tile_smem(smem, smem, g, k.name)};
     k.dispatch = work::dispatch_kind::hardware;
     op_detail::add_prefill_tiles(k, p, b.m, b.n, base, false);
     // The grid spans the longest request: shorter requests' extra query blocks exit at once.
@@ -158,7 +158,8 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
     s1.name = std::string(grouped ? "_fwd_grouped_kernel_stage1" : "_fwd_kernel_stage1") + "_D" + std::to_string(d) + "_splits" +
               std::to_string(max_kv_splits);
     const int warps = grouped ? 4 : (grp == 1 ? 4 : 2);
-    s1.launch = {warps * 32, 128, std::min(g.smem_per_cta_bytes, 2 * block_n * (base.head_dim + base.v_head_dim) * 2 + int(base.rows) * base.head_dim * 2)};
+    const double q_rows = double(base.rows) * base.head_dim * 2, kv_stage = double(block_n) * (base.head_dim + base.v_head_dim) * 2;
+    s1.launch = {warps * 32, 128, work::tile_smem(2 * kv_stage + q_rows, kv_stage + q_rows, g, s1.name)};
     s1.dispatch = work::dispatch_kind::hardware;
     // Partial output per CTA: FP32 O rows and one LSE per row.
     const double partial_per_cta = double(valid_h) * (double(dv) * 4.0 + 4.0);

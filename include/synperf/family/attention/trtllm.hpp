@@ -220,7 +220,8 @@ inline attention_plan plan_prefill(const attention_problem& p, const gpu::gpu_nu
         out.tile_kv = 128;
         out.variant = "trtllm_gen_context";
         k.name = "fmhaSm100Kernel_Q" + dtype + "_H" + std::to_string(d) + "_tile128x128_persistent";
-        k.launch = {384, 168, std::min(g.smem_per_cta_bytes, 128 * d * int(qe) + 3 * 128 * (d + dv) * int(base.kv_bytes) + 16384)};
+        const double q_tile = 128.0 * d * qe, kv_stage = 128.0 * (d + dv) * base.kv_bytes;
+        k.launch = {384, 168, work::tile_smem(q_tile + 3 * kv_stage + 16384, q_tile + kv_stage, g, k.name)};
         k.dispatch = work::dispatch_kind::persistent_static;
         op_detail::add_prefill_tiles(k, p, out.tile_q, out.tile_kv, base, true);
         k.persistent_ctas = std::min<std::int64_t>(op_detail::task_count(k), g.sm_count);
@@ -230,7 +231,8 @@ inline attention_plan plan_prefill(const attention_problem& p, const gpu::gpu_nu
         out.variant = "trtllm_fmha_v2_sm90_ws";
         k.name = "fmha_v2_flash_attention_" + dtype + "_64_" + std::to_string(out.tile_kv) + "_S_q_paged_kv_" +
                  std::to_string(d) + "_tma_ws_sm90";
-        k.launch = {384, 168, std::min(g.smem_per_cta_bytes, 128 * d * int(qe) + 2 * out.tile_kv * (d + dv) * int(base.kv_bytes) + 8192)};
+        const double q_tile = 128.0 * d * qe, kv_stage = double(out.tile_kv) * (d + dv) * base.kv_bytes;
+        k.launch = {384, 168, work::tile_smem(q_tile + 2 * kv_stage + 8192, q_tile + kv_stage, g, k.name)};
         k.dispatch = work::dispatch_kind::persistent_longest_first;
         op_detail::add_prefill_tiles(k, p, out.tile_q, out.tile_kv, base, true);
         k.persistent_ctas = std::min<std::int64_t>(op_detail::task_count(k), g.sm_count);
@@ -246,7 +248,7 @@ inline attention_plan plan_prefill(const attention_problem& p, const gpu::gpu_nu
         const int regs = int(std::min<std::int64_t>(255, round_up(64 + std::int64_t(t.q) * (t.kv + dv) / threads, 8)));
         k.name = "fmha_v2_flash_attention_" + dtype + "_" + std::to_string(t.q) + "_" + std::to_string(t.kv) + "_S_q_paged_kv_" +
                  std::to_string(d) + "_sm" + std::to_string(g.sm_version());
-        k.launch = {threads, regs, smem(t)};
+        k.launch = {threads, regs, work::tile_smem(smem(t), smem(t), g, k.name)};
         k.dispatch = work::dispatch_kind::hardware;
         base.mma_issue = gpu::mma_issue::warp_sync;  // the pre-Hopper fmha_v2 kernels issue mma.sync
         op_detail::add_prefill_tiles(k, p, out.tile_q, out.tile_kv, base, false);
@@ -302,7 +304,8 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         base.mma_type = p.kv_type == kv_dtype::fp8 && g.tensor_fp8_flop_per_clk > 0 ? gpu::tensor_dtype::fp8 : gpu::tensor_dtype::bf16;
         k.name = std::string("fmhaSm100Kernel_Q") + (p.fp8_compute ? "e4m3" : "Bfloat16") + "_Kv" + cache + "_H" + std::to_string(d) + "_swapsMmaAb_q" + std::to_string(qt) +
                  (splits > 1 ? "_multiCtasKv" + std::to_string(splits) : std::string("_persistent"));
-        k.launch = {256, 128, std::min(g.smem_per_cta_bytes, 3 * 128 * (d + dv) * int(kve) + qt * d * 2 + 8192)};
+        const double q_tile = double(qt) * d * 2, kv_stage = 128.0 * (d + dv) * kve;
+        k.launch = {256, 128, work::tile_smem(3 * kv_stage + q_tile + 8192, kv_stage + q_tile, g, k.name)};
         for (const auto& r : p.requests)
             add_decode_splits(k, p, r, q_ctas * p.kv_heads, splits, 128, base, double(std::min(grp, qt)), true);
     } else if (xqa_selected(p, g)) {
@@ -321,8 +324,8 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         // Block (128, 1, 3) for the GMMA kernel, (128, 1, 2) for HMMA (the launches in decoderXQAImplJIT /
         // decoderXQAImplPrecompiled). Registers per thread are estimates; HMMA's 64 keeps four CTAs per SM by registers
         // (with 128, two: a worse fit on the training GPUs, docs/families/attention.md).
-        k.launch = gmma ? work::launch_config{384, 168, std::min(g.smem_per_cta_bytes, 2 * 128 * (d + dv) * int(kve) + 64 * d * 2 + 16384)}
-                        : work::launch_config{256, 64, std::min(g.smem_per_cta_bytes, 2 * 64 * (d + dv) * int(kve) + out.tile_q * d * 2 + 4096)};
+        const double q_tile = double(out.tile_q) * d * 2, kv_stage = double(out.tile_kv) * (d + dv) * kve;
+        k.launch = {gmma ? 384 : 256, gmma ? 168 : 64, work::tile_smem(q_tile + 2 * kv_stage + (gmma ? 16384 : 4096), q_tile + kv_stage, g, k.name)};
         for (const auto& r : p.requests)
             add_decode_splits(k, p, r, p.kv_heads, splits, out.tile_kv, base, double(grp), true);
     } else {
@@ -339,8 +342,8 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         base.kv_convert_ops = mmha_fp8_convert_ops(p, g);  // every query head's CTA converts its KV head's cache
         k.name = "masked_multihead_attention_kernel_h" + std::to_string(d) + "_kv" + cache + (splits > 1 ? "_multiblock" : "");
         const std::int64_t chunk = ceil_div(std::max<std::int64_t>(history, 1), splits);
-        const int logits = int(std::min<std::int64_t>(chunk * 4 + 4096, std::max(4096, g.smem_per_cta_bytes - 2048)));
-        k.launch = {launch.threads, mmha_regs, logits};
+        const double logits = double(std::min<std::int64_t>(chunk * 4 + 4096, std::max(4096, g.smem_per_cta_bytes - 2048)));
+        k.launch = {launch.threads, mmha_regs, work::tile_smem(logits, 4096, g, k.name)};
         for (const auto& r : p.requests) add_decode_splits(k, p, r, p.heads, splits, 32, base, 1.0, true);
         v_reads_miss_l2 = p.v_aliases_k && !mmha_v_pass_hits_l2(p, g, k.launch, splits, chunk);
     }
