@@ -184,6 +184,10 @@ case "$case" in
     # hide the decimal-integer check of an integer option.
     expect_error "--dropout: expected a finite number, got 'nan'" train rmsnorm --dropout nan
     expect_error "--lr: expected a finite number, got 'nan'" train rmsnorm --lr nan
+    # Decimal only, as for integers: no hexadecimal, no blanks.
+    expect_error "--reuse-distance: expected a number, got '0x10'" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --reuse-distance 0x10
+    expect_error "--reuse-distance: expected a number, got ' 5'" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --reuse-distance ' 5'
+    "$synperf" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --reuse-distance +1e6 >/dev/null || fail "--reuse-distance +1e6"
     expect_error "--epochs: expected a decimal integer, got '010'" train rmsnorm --epochs 010
     # A list of GPUs none of which can run the op fails after saying why for each; one reason for all is the input's.
     expect_error "none of the 2 listed GPUs can run this" predict elementwise --gpu a100_sxm,a40 --op fp8_quantize --rows 16 --cols 4096

@@ -369,12 +369,17 @@ inline void require_decimal_integers(CLI::App& app) {
     check_options(app, [](const CLI::Option& o) { return option_value_type(o) == "UINT"; }, decimal(true));
 }
 
-/// Reads an option's text as a finite number into `value`: the error message, or "" when it is one.
+/// Reads an option's text as a finite decimal number into `value` ("4000", "-1.5", "2e3"; as for integers, no
+/// hexadecimal and no blanks): the error message, or "" when it is one.
 inline std::string read_option_number(const std::string& text, double& value) {
-    char* end = nullptr;
-    value = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || *end != '\0') return "expected a number, got '" + text + "'";
-    return std::isfinite(value) ? "" : "expected a finite number, got '" + text + "'";
+    std::string_view digits = text;
+    if (digits.starts_with('+') && !digits.starts_with("+-")) digits.remove_prefix(1);  // from_chars takes no '+'
+    const char* last = digits.data() + digits.size();
+    const auto [end, ec] = std::from_chars(digits.data(), last, value, std::chars_format::general);
+    if (ec == std::errc::result_out_of_range || (ec == std::errc{} && end == last && !std::isfinite(value)))
+        return "expected a finite number, got '" + text + "'";
+    if (ec != std::errc{} || end != last) return "expected a number, got '" + text + "'";
+    return {};
 }
 
 /// CLI11 reads "nan" and "inf" into a floating-point option, and a NaN passes every range check (each comparison
