@@ -256,6 +256,19 @@ case "$case" in
     printf 'kernel_source,gemm_dtype,m,n,k,latency\ntorch_flow,bfloat16,16,4096,4096,0.01\ntorch_flow,bfloat16,99999999999,4096,4096,0.01\n' \
       > "$work/bad_data/aiconfigurator/h100_sxm/gemm_perf.csv"
     expect_error "h100_sxm/gemm_perf.csv:3: gemm: m must be <= 2\\^31, got 99999999999" eval gemm --data "$work/bad_data"
+    # A count past 32 bits is an error at its line, never narrowed into a small one; an unknown GPU folder is named.
+    mkdir -p "$work/wide_data/aiconfigurator/h100_sxm"
+    printf 'kernel_source,batch_size,isl,num_heads,num_key_value_heads,head_dim,window_size,attn_dtype,kv_cache_dtype,latency\ntorch_flow,16,1024,4294967424,8,128,0,bfloat16,bfloat16,0.5\n' \
+      > "$work/wide_data/aiconfigurator/h100_sxm/context_attention_perf.csv"
+    expect_error "context_attention_perf.csv:2: column 'num_heads': expected a positive integer of at most 2\\^31 - 1, got '4294967424'" \
+      eval attention_prefill --data "$work/wide_data"
+    mkdir -p "$work/stray_data/aiconfigurator/h900"
+    cp "$work/bad_data/aiconfigurator/h100_sxm/gemm_perf.csv" "$work/stray_data/aiconfigurator/h900/"
+    expect_error "stray_data/aiconfigurator/h900: unknown GPU 'h900'; known: a100_sxm" eval gemm --data "$work/stray_data"
+    # A row the family rejects only once its problem is built is still named by file and line.
+    mkdir -p "$work/fp8_data/aiconfigurator/h100_sxm"
+    printf 'kernel_source,gemm_dtype,m,n,k,latency\ntorch_flow,fp8,16,1,4096,0.01\n' > "$work/fp8_data/aiconfigurator/h100_sxm/gemm_perf.csv"
+    expect_error "h100_sxm/gemm_perf.csv:2: fp8_linear: n must be a multiple of 16" eval fp8_linear --data "$work/fp8_data"
     expect_error "cannot write --dump file /nonexistent/x.csv: No such file or directory" eval gemm --data "$work/bad_data" --dump /nonexistent/x.csv;;
   train_smoke)
     need_data

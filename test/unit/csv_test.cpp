@@ -30,6 +30,14 @@ TEST_CASE("csv: malformed tables name the file, the line and the cause") {
     CHECK_THROWS_WITH_AS((void)t.positive_integer(0, 0), doctest::Contains("d.csv:2: column 'm': expected a positive integer"), load_error);
     CHECK_THROWS_WITH_AS((void)t.number(0, 1), doctest::Contains("d.csv:2: column 'us': expected a finite number"), load_error);
     CHECK_THROWS_WITH_AS((void)t.column("k"), doctest::Contains("expected a column 'k', got columns m,us"), load_error);
+    // Integers are read whole, then range-checked: a value past 32 bits is never narrowed into a small one.
+    const csv_table big("heads,tokens\n4294967424,9007199254740993\n2147483647,9007199254740992\n", "e.csv");
+    CHECK_THROWS_WITH_AS((void)big.positive_int(0, 0), doctest::Contains("e.csv:2: column 'heads': expected a positive integer of at most 2^31 - 1, got '4294967424'"),
+                         load_error);
+    CHECK(big.positive_int(1, 0) == 2147483647);
+    CHECK_THROWS_WITH_AS((void)big.positive_integer(0, 1), doctest::Contains("e.csv:2: column 'tokens': expected a positive integer of at most 2^53"),
+                         load_error);
+    CHECK(big.positive_integer(1, 1) == (std::int64_t{1} << 53));
 }
 
 TEST_CASE("csv: a binary, compressed or UTF-16 file is named as one, at the first control byte") {

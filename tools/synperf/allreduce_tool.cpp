@@ -25,7 +25,7 @@ std::vector<sample> load_allreduce(const std::filesystem::path& dir, const data:
     if (skipped.alltoall > 0)
         notes.push_back(fmt::format("{} nccl-tests alltoall rows left out (all-to-all is not modelled)", skipped.alltoall));
     if (skipped.multi_node > 0)
-        notes.push_back(fmt::format("{} Vidur rows spanning several nodes left out (inter-node network not modelled)",
+        notes.push_back(fmt::format("{} profiled all-reduce rows spanning several nodes left out (inter-node network not modelled)",
                                     skipped.multi_node));
     const std::map<std::string, gpu::gpu_numbers> numbers = gpu_numbers_of(rows);
     std::vector<sample> out(rows.size());

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "synperf/data/csv.hpp"
+#include "synperf/data/gpu_folder.hpp"
 #include "synperf/data/protocol.hpp"
 #include "synperf/family/allreduce.hpp"
 #include "synperf/gpu/registry.hpp"
@@ -31,7 +32,7 @@ struct measured_collective {
 /// Rows left out while reading, by reason.
 struct collective_exclusions {
     std::size_t alltoall = 0;    ///< nccl-tests alltoall rows (not modelled)
-    std::size_t multi_node = 0;  ///< Vidur rows spanning several nodes (inter-node network not modelled)
+    std::size_t multi_node = 0;  ///< profiled rows spanning several nodes (inter-node network not modelled)
 };
 
 /// All-reduce protocol (METHOD.md §2): train on the systems of h100_sxm, b200_sxm, l40s; a100_sxm and
@@ -115,10 +116,10 @@ inline void read_custom_allreduce_file(const std::filesystem::path& file, const 
             else if (b == "sglang_eager") impl = family::collective_impl::sglang_eager;
             else throw load_error(t.source(), t.line(r), 0, "column 'backend': expected sglang_graph or sglang_eager, got '" + std::string(b) + "'");
         }
-        const family::collective_dtype dtype = family::parse_collective_dtype(t.field(r, c_dtype));
+        const auto dtype = t.check_row(r, [&] { return family::parse_collective_dtype(t.field(r, c_dtype)); });
         const std::int64_t bytes = t.positive_integer(r, c_size) * family::element_bytes(dtype);  // message_size = elements
         measured_collective m = make_row(gpu, std::string(family::to_string(impl)), sys, family::collective_op::all_reduce, dtype,
-                                         static_cast<int>(t.positive_integer(r, c_n)), bytes, impl, t.time_us(r, c_lat, 1e3));
+                                         t.positive_int(r, c_n), bytes, impl, t.time_us(r, c_lat, 1e3));
         t.check_row(r, [&] { family::validate(m.problem); });
         out.push_back(std::move(m));
     }
@@ -137,11 +138,11 @@ inline void read_nccl_file(const std::filesystem::path& file, const std::string&
             if (skipped != nullptr) ++skipped->alltoall;
             continue;
         }
-        const family::collective_op op = family::parse_collective_op(t.field(r, c_op));
-        const family::collective_dtype dtype = family::parse_collective_dtype(t.field(r, c_dtype));
+        const auto op = t.check_row(r, [&] { return family::parse_collective_op(t.field(r, c_op)); });
+        const auto dtype = t.check_row(r, [&] { return family::parse_collective_dtype(t.field(r, c_dtype)); });
         const std::int64_t bytes = t.positive_integer(r, c_size) * family::element_bytes(dtype);  // nccl-tests bytes / element size
         measured_collective m = make_row(gpu, "nccl/" + std::string(family::to_string(op)), sys, op, dtype,
-                                         static_cast<int>(t.positive_integer(r, c_n)), bytes, family::collective_impl::nccl,
+                                         t.positive_int(r, c_n), bytes, family::collective_impl::nccl,
                                          t.time_us(r, c_lat, 1e3));
         t.check_row(r, [&] { family::validate(m.problem); });
         out.push_back(std::move(m));
@@ -164,13 +165,17 @@ inline void read_profiled_allreduce_file(const std::filesystem::path& file, cons
     for (std::size_t r = 0; r < t.rows(); ++r) {
         if (t.field(r, c_coll) != "all_reduce")
             throw load_error(t.source(), t.line(r), 0, "column 'collective': expected all_reduce, got '" + std::string(t.field(r, c_coll)) + "'");
-        const std::int64_t n = t.positive_integer(r, c_n);
-        if (n != t.positive_integer(r, c_dpn)) {
+        const int n = t.positive_int(r, c_n);
+        const std::int64_t per_node = t.positive_integer(r, c_dpn);
+        if (n < per_node)
+            throw load_error(t.source(), t.line(r), 0, "expected num_workers (" + std::to_string(n) + ") to fill whole nodes of devices_per_node (" +
+                                                           std::to_string(per_node) + "), got fewer");
+        if (n > per_node) {
             if (skipped != nullptr) ++skipped->multi_node;
             continue;
         }
         measured_collective m = make_row(gpu, collector, sys, family::collective_op::all_reduce, family::collective_dtype::fp16,
-                                         static_cast<int>(n), t.positive_integer(r, c_size), family::collective_impl::torch,
+                                         n, t.positive_integer(r, c_size), family::collective_impl::torch,
                                          t.time_us(r, c_lat, 1e3));
         t.check_row(r, [&] { family::validate(m.problem); });
         out.push_back(std::move(m));
@@ -196,7 +201,7 @@ inline void read_profiled_allreduce_file(const std::filesystem::path& file, cons
         for (const fs::path& d : gpu_dirs(collection)) {
             const bool custom = fs::exists(d / "custom_allreduce_perf.csv"), nccl = fs::exists(d / "nccl_perf.csv");
             if (!custom && !nccl) continue;
-            const std::string gpu = gpu::find_gpu(d.filename().string()).name;
+            const std::string gpu = gpu_of_folder(d);
             if (custom) read_custom_allreduce_file(d / "custom_allreduce_perf.csv", gpu, rows);
             if (nccl) read_nccl_file(d / "nccl_perf.csv", gpu, rows, skipped);
         }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "synperf/data/csv.hpp"
+#include "synperf/data/gpu_folder.hpp"
 #include "synperf/data/protocol.hpp"
 #include "synperf/family/attention/problem.hpp"
 #include "synperf/gpu/registry.hpp"
@@ -119,9 +120,9 @@ inline void read_attention_file(const std::filesystem::path& file, const std::st
             p.kernel = at::kernel_impl::trtllm;
         }
         const std::int64_t batch = t.positive_integer(r, c_batch);
-        p.heads = static_cast<int>(t.positive_integer(r, c_heads));
-        p.kv_heads = static_cast<int>(t.positive_integer(r, c_kv));
-        p.head_dim = static_cast<int>(t.positive_integer(r, c_dim));
+        p.heads = t.positive_int(r, c_heads);
+        p.kv_heads = t.positive_int(r, c_kv);
+        p.head_dim = t.positive_int(r, c_dim);
         p.window = has_window ? t.non_negative_integer(r, c_window) : 0;
         const std::string_view kvdt = t.field(r, c_kvdt);
         if (kvdt == "fp8") p.kv_type = at::kv_dtype::fp8;
@@ -132,7 +133,10 @@ inline void read_attention_file(const std::filesystem::path& file, const std::st
         // (with an FP8 cache: FP8 in trtllm_mha and FA3, the query's type in Triton). The collector that
         // timed most SGLang tables casts them whenever the cache is FP8, in both phases
         // (`sglang_collector_casts_with_fp8_cache`).
-        const bool fp8_attn = has_attn_dtype && t.field(r, c_attn) == "fp8";
+        const std::string_view attn_dtype = has_attn_dtype ? t.field(r, c_attn) : std::string_view("bfloat16");
+        if (attn_dtype != "bfloat16" && attn_dtype != "float16" && attn_dtype != "fp8")
+            throw load_error(src, t.line(r), 0, "column 'attn_dtype': expected bfloat16, float16 or fp8, got '" + std::string(attn_dtype) + "'");
+        const bool fp8_attn = attn_dtype == "fp8";
         p.fp8_compute = !sglang && fp8_attn;
         p.fp8_inputs = sglang && (fp8_attn || (casts_with_fp8_cache && kvdt == "fp8"));
         // Decode reads the cache; context reads the new K and V from the packed QKV input.
@@ -191,7 +195,7 @@ inline void read_attention_file(const std::filesystem::path& file, const std::st
     attention_exclusions local;
     std::vector<measured_attention> rows;
     for (const entry& e : files) {
-        const std::string gpu = gpu::find_gpu(e.file.parent_path().filename().string()).name;
+        const std::string gpu = gpu_of_folder(e.file.parent_path());
         read_attention_file(e.file, gpu, e.sglang, stage, rows, skipped != nullptr ? *skipped : local);
     }
     return rows;

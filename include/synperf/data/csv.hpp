@@ -103,22 +103,34 @@ public:
     /// Runs `check` (a family's problem validation, say) for data row `row`; see `at_row`.
     template <class Check>
     decltype(auto) check_row(std::size_t row, Check&& check) const;
-    /// Field as a positive integer.
+    /// Field as a positive integer, at most 2^53 (a count no measurement reaches; sums and products of a few such
+    /// fields stay within 64 bits).
     [[nodiscard]] std::int64_t positive_integer(std::size_t row, std::size_t col) const {
-        return integer_at_least(row, col, 1, "a positive integer");
+        return integer_in(row, col, 1, max_count, "a positive integer", "2^53");
     }
-    /// Field as an integer >= 0.
+    /// Field as an integer in 0..2^53.
     [[nodiscard]] std::int64_t non_negative_integer(std::size_t row, std::size_t col) const {
-        return integer_at_least(row, col, 0, "an integer >= 0");
+        return integer_in(row, col, 0, max_count, "an integer >= 0", "2^53");
+    }
+    /// Field as a positive integer that fits an `int` (heads, head sizes, GPU counts).
+    [[nodiscard]] int positive_int(std::size_t row, std::size_t col) const {
+        return static_cast<int>(integer_in(row, col, 1, std::numeric_limits<int>::max(), "a positive integer", "2^31 - 1"));
     }
 
 private:
-    [[nodiscard]] std::int64_t integer_at_least(std::size_t row, std::size_t col, std::int64_t least,
-                                                const char* expected) const {
+    static constexpr std::int64_t max_count = std::int64_t{1} << 53;
+
+    [[nodiscard]] std::int64_t integer_in(std::size_t row, std::size_t col, std::int64_t least, std::int64_t most,
+                                          const char* expected, const char* most_text) const {
         const std::string_view f = field(row, col);
         std::int64_t v = 0;
         const auto [ptr, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
-        if (ec != std::errc() || ptr != f.data() + f.size() || v < least)
+        const bool whole = ptr == f.data() + f.size();
+        if ((ec == std::errc::result_out_of_range && whole) || (ec == std::errc() && whole && v > most))
+            throw load_error(source_, line(row), 0,
+                             "column '" + std::string(header_[col]) + "': expected " + expected + " of at most " + most_text +
+                                 ", got '" + std::string(f) + "'");
+        if (ec != std::errc() || !whole || v < least)
             throw load_error(source_, line(row), 0,
                              "column '" + std::string(header_[col]) + "': expected " + expected + ", got '" + std::string(f) + "'");
         return v;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "synperf/data/csv.hpp"
+#include "synperf/data/gpu_folder.hpp"
 #include "synperf/data/protocol.hpp"
 #include "synperf/data/vidur_rows.hpp"
 #include "synperf/family/elementwise.hpp"
@@ -69,7 +70,7 @@ inline void read_scale_matrix_file(const std::filesystem::path& file, const std:
     std::sort(files.begin(), files.end());
     if (files.empty()) throw load_error(data_dir.string(), 0, 0, "expected aiconfigurator/<gpu>/scale_matrix_perf.csv files, found none");
     std::vector<measured_elementwise> rows;
-    for (const fs::path& f : files) read_scale_matrix_file(f, gpu::find_gpu(f.parent_path().filename().string()).name, rows);
+    for (const fs::path& f : files) read_scale_matrix_file(f, gpu_of_folder(f.parent_path()), rows);
 
     for (const vidur_row& v : read_vidur_rows(data_dir, skipped)) {
         const auto base = [&](const char* op, std::int64_t id) {
@@ -99,6 +100,9 @@ inline void read_scale_matrix_file(const std::filesystem::path& file, const std:
         emb.problem.cols = v.n_embd;
         emb.problem.vocab = v.vocab / v.tp;
         rows.push_back(std::move(emb));
+        at_row(v.source, v.line, [&] {
+            for (auto it = rows.end() - 3; it != rows.end(); ++it) family::elementwise::validate(it->problem);
+        });
     }
     return rows;
 }

@@ -51,6 +51,7 @@ inline void read_fp8_linear_file(const std::filesystem::path& file, const std::s
         m.problem = {row.m, row.n, row.k, family::fp8_linear::parse_framework(row.framework), 0.0};
         m.problem.reuse_distance_bytes = fp8_linear_reuse_distance(gemm_timing_loop_of(row.framework, framework_version), m.problem, l2_bytes);
         m.latency_us = row.latency_us;
+        family::fp8_linear::validate(m.problem);
         m.shape_hash = shape_hash({m.problem.n, m.problem.k});
         out.push_back(std::move(m));
     });

@@ -12,6 +12,7 @@
 
 #include "synperf/data/csv.hpp"
 #include "synperf/data/gemm_timing_loop.hpp"
+#include "synperf/data/gpu_folder.hpp"
 #include "synperf/data/inventory.hpp"
 #include "synperf/data/protocol.hpp"
 #include "synperf/family/gemm.hpp"
@@ -44,7 +45,8 @@ struct gemm_table_row {
 };
 
 /// Calls `visit(row)` for every row of `file` with gemm_dtype `dtype` and a known framework; a non-positive
-/// shape or latency is a load_error naming the file and line.
+/// shape or latency, and any error `visit` throws (a family rejecting the row's problem), is a load_error naming the
+/// file and line.
 template <class Visit>
 void for_each_gemm_row(const std::filesystem::path& file, std::string_view dtype, Visit&& visit) {
     const csv_table t = csv_table::load(file.string());
@@ -60,7 +62,7 @@ void for_each_gemm_row(const std::filesystem::path& file, std::string_view dtype
         row.k = t.positive_integer(r, c_k);
         t.check_row(r, [&] { family::gemm::validate({row.m, row.n, row.k}); });
         row.latency_us = t.time_us(r, c_lat, 1e3);
-        visit(std::move(row));
+        t.check_row(r, [&] { visit(std::move(row)); });
     }
 }
 
@@ -105,7 +107,7 @@ struct gemm_table {
     std::vector<gemm_table> out;
     for (const fs::path& f : files) {
         const auto version = versions.find(f.lexically_relative(data_dir).generic_string());
-        out.push_back({f, gpu::find_gpu(f.parent_path().filename().string()).name, version == versions.end() ? "" : version->second});
+        out.push_back({f, gpu_of_folder(f.parent_path()), version == versions.end() ? "" : version->second});
     }
     return out;
 }

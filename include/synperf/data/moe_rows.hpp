@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "synperf/data/csv.hpp"
+#include "synperf/data/gpu_folder.hpp"
 #include "synperf/data/protocol.hpp"
 #include "synperf/family/moe.hpp"
 #include "synperf/gpu/registry.hpp"
@@ -75,7 +76,7 @@ inline void read_moe_file(const std::filesystem::path& file, const std::string& 
     std::sort(files.begin(), files.end());
     if (files.empty()) throw load_error(root.string(), 0, 0, "expected <gpu>/moe_perf.csv files, found none");
     std::vector<measured_moe> rows;
-    for (const fs::path& f : files) read_moe_file(f, gpu::find_gpu(f.parent_path().filename().string()).name, rows);
+    for (const fs::path& f : files) read_moe_file(f, gpu_of_folder(f.parent_path()), rows);
     return rows;
 }
 

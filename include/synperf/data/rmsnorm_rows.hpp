@@ -36,6 +36,7 @@ struct measured_rmsnorm {
             m.model = v.model;
             m.tp = v.tp;
             m.problem = {v.tokens, v.n_embd, false, 2, family::rmsnorm_impl::vllm_scalar};
+            at_row(v.source, v.line, [&] { family::rmsnorm::validate(m.problem); });
             m.latency_us = vidur_median_us(v, m.op);
             m.shape_hash = shape_hash({v.n_embd, v.n_head, v.n_kv_head, v.n_expanded_embd, v.tp, which});
             out.push_back(std::move(m));

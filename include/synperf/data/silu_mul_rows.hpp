@@ -33,6 +33,7 @@ struct measured_silu_mul {
         m.model = v.model;
         m.tp = v.tp;
         m.problem = {v.tokens, v.n_expanded_embd / v.tp, 2, family::silu_mul_impl::vllm_scalar};
+        at_row(v.source, v.line, [&] { family::silu_mul::validate(m.problem); });
         m.latency_us = vidur_median_us(v, "mlp_act");
         m.shape_hash = shape_hash({v.n_embd, v.n_head, v.n_kv_head, v.n_expanded_embd, v.tp});
         out.push_back(std::move(m));

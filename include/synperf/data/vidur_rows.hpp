@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "synperf/data/csv.hpp"
+#include "synperf/data/gpu_folder.hpp"
 #include "synperf/data/protocol.hpp"
 #include "synperf/error.hpp"
 #include "synperf/gpu/registry.hpp"
@@ -24,6 +25,8 @@ inline constexpr std::array<std::string_view, 6> vidur_ops{"input_layernorm", "p
 struct vidur_row {
     std::string gpu;    ///< canonical GPU id
     std::string model;  ///< <org>__<model>
+    std::string source;     ///< the file it was read from
+    std::size_t line = 0;   ///< its line there (for errors about the problems built from it)
     std::int64_t tokens = 0;
     std::int64_t tp = 1;  ///< num_tensor_parallel_workers
     std::int64_t n_head = 0, n_kv_head = 0, n_embd = 0, n_expanded_embd = 0, vocab = 0;
@@ -61,11 +64,13 @@ inline void read_vidur_file(const std::filesystem::path& file, const std::string
         vidur_row v;
         v.gpu = gpu;
         v.model = model;
+        v.source = file.string();
+        v.line = t.line(r);
         v.tokens = t.positive_integer(r, c_tokens);
-        v.tp = t.positive_integer(r, c_tp);
-        v.n_head = t.positive_integer(r, c_head);
-        v.n_kv_head = t.positive_integer(r, c_kv);
-        v.n_embd = t.positive_integer(r, c_embd);
+        v.tp = t.positive_int(r, c_tp);
+        v.n_head = t.positive_int(r, c_head);
+        v.n_kv_head = t.positive_int(r, c_kv);
+        v.n_embd = t.positive_int(r, c_embd);
         v.n_expanded_embd = t.positive_integer(r, c_exp);
         v.vocab = t.positive_integer(r, c_vocab);
         if (v.n_head % v.tp != 0 || v.n_kv_head % v.tp != 0 || v.n_expanded_embd % v.tp != 0 || v.vocab % v.tp != 0 ||
@@ -95,7 +100,7 @@ inline void read_vidur_file(const std::filesystem::path& file, const std::string
     std::sort(files.begin(), files.end());
     if (files.empty()) throw load_error(root.string(), 0, 0, "expected vidur/compute/<gpu>/*__mlp.csv files, found none");
     std::vector<vidur_row> rows;
-    for (const fs::path& f : files) read_vidur_file(f, gpu::find_gpu(f.parent_path().filename().string()).name, rows, skipped);
+    for (const fs::path& f : files) read_vidur_file(f, gpu_of_folder(f.parent_path()), rows, skipped);
     return rows;
 }
 
