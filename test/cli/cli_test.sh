@@ -269,6 +269,10 @@ case "$case" in
     mkdir -p "$work/fp8_data/aiconfigurator/h100_sxm"
     printf 'kernel_source,gemm_dtype,m,n,k,latency\ntorch_flow,fp8,16,1,4096,0.01\n' > "$work/fp8_data/aiconfigurator/h100_sxm/gemm_perf.csv"
     expect_error "h100_sxm/gemm_perf.csv:2: fp8_linear: n must be a multiple of 16" eval fp8_linear --data "$work/fp8_data"
+    # A table that is there but cannot be read is an error, not a GPU left out.
+    mkdir -p "$work/broken_data/aiconfigurator/h100_sxm"
+    ln -sf /nonexistent/gemm_perf.csv "$work/broken_data/aiconfigurator/h100_sxm/gemm_perf.csv"
+    expect_error "broken_data/aiconfigurator/h100_sxm/gemm_perf.csv: cannot open: No such file or directory" eval gemm --data "$work/broken_data"
     expect_error "cannot write --dump file /nonexistent/x.csv: No such file or directory" eval gemm --data "$work/bad_data" --dump /nonexistent/x.csv;;
   train_smoke)
     need_data

@@ -199,7 +199,8 @@ inline void read_profiled_allreduce_file(const std::filesystem::path& file, cons
     };
     for (const char* collection : {"aiconfigurator", "aiconfigurator_sglang"})
         for (const fs::path& d : gpu_dirs(collection)) {
-            const bool custom = fs::exists(d / "custom_allreduce_perf.csv"), nccl = fs::exists(d / "nccl_perf.csv");
+            const bool custom = synperf::detail::entry_present(d / "custom_allreduce_perf.csv");
+            const bool nccl = synperf::detail::entry_present(d / "nccl_perf.csv");
             if (!custom && !nccl) continue;
             const std::string gpu = gpu_of_folder(d);
             if (custom) read_custom_allreduce_file(d / "custom_allreduce_perf.csv", gpu, rows);
@@ -207,7 +208,7 @@ inline void read_profiled_allreduce_file(const std::filesystem::path& file, cons
         }
     for (const auto& [collection, label] : {std::pair{"pipeweave/collective", "torch/pipeweave"}, std::pair{"vidur/network", "torch/vidur"}})
         for (const fs::path& d : gpu_dirs(collection)) {
-            if (!fs::exists(d / "all_reduce.csv")) continue;
+            if (!synperf::detail::entry_present(d / "all_reduce.csv")) continue;
             const std::string folder = d.filename().string();
             const auto it = std::find_if(allreduce_rows_detail::profiled_clusters.begin(), allreduce_rows_detail::profiled_clusters.end(),
                                          [&](const auto& c) { return c.folder == folder; });

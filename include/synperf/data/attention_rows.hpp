@@ -186,7 +186,7 @@ inline void read_attention_file(const std::filesystem::path& file, const std::st
         if (!fs::is_directory(root, ec)) continue;
         std::vector<fs::path> found;
         for (const auto& e : fs::directory_iterator(root))
-            if (e.is_directory() && fs::exists(e.path() / table)) found.push_back(e.path() / table);
+            if (e.is_directory() && synperf::detail::entry_present(e.path() / table)) found.push_back(e.path() / table);
         std::sort(found.begin(), found.end());
         for (auto& f : found) files.push_back({std::move(f), std::string_view(collection) == "aiconfigurator_sglang"});
     }

@@ -65,7 +65,7 @@ inline void read_scale_matrix_file(const std::filesystem::path& file, const std:
     std::error_code ec;
     if (fs::is_directory(root, ec))
         for (const auto& entry : fs::directory_iterator(root))
-            if (entry.is_directory() && fs::exists(entry.path() / "scale_matrix_perf.csv"))
+            if (entry.is_directory() && synperf::detail::entry_present(entry.path() / "scale_matrix_perf.csv"))
                 files.push_back(entry.path() / "scale_matrix_perf.csv");
     std::sort(files.begin(), files.end());
     if (files.empty()) throw load_error(data_dir.string(), 0, 0, "expected aiconfigurator/<gpu>/scale_matrix_perf.csv files, found none");

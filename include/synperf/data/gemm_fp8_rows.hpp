@@ -61,8 +61,7 @@ inline void read_gemm_fp8_file(const std::filesystem::path& file, std::vector<me
     bool any = false;
     for (const char* name : {"gemm_fp8_train.csv", "gemm_fp8_test.csv"}) {
         const fs::path f = data_dir / "pipeweave" / name;
-        std::error_code ec;
-        if (!fs::exists(f, ec)) continue;
+        if (!synperf::detail::entry_present(f)) continue;
         any = true;
         read_gemm_fp8_file(f, rows);
     }

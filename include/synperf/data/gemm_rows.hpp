@@ -100,7 +100,7 @@ struct gemm_table {
         std::error_code ec;
         if (!fs::is_directory(root, ec)) continue;
         for (const auto& entry : fs::directory_iterator(root))
-            if (entry.is_directory() && fs::exists(entry.path() / "gemm_perf.csv")) files.push_back(entry.path() / "gemm_perf.csv");
+            if (entry.is_directory() && synperf::detail::entry_present(entry.path() / "gemm_perf.csv")) files.push_back(entry.path() / "gemm_perf.csv");
     }
     std::sort(files.begin(), files.end());
     if (files.empty()) throw load_error(data_dir.string(), 0, 0, "expected aiconfigurator*/<gpu>/gemm_perf.csv files, found none");

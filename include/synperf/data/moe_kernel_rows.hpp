@@ -84,8 +84,7 @@ inline void read_moe_kernel_file(const std::filesystem::path& file, const std::s
     bool any = false;
     for (const auto& [name, id] : moe_dse_gpus) {
         const fs::path f = dir / ("moe_dse_" + std::string(name) + "_99.csv");
-        std::error_code ec;
-        if (!fs::exists(f, ec)) continue;
+        if (!synperf::detail::entry_present(f)) continue;
         any = true;
         read_moe_kernel_file(f, std::string(id), rows);
     }

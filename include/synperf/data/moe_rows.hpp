@@ -72,7 +72,7 @@ inline void read_moe_file(const std::filesystem::path& file, const std::string& 
     std::error_code ec;
     if (fs::is_directory(root, ec))
         for (const auto& entry : fs::directory_iterator(root))
-            if (entry.is_directory() && fs::exists(entry.path() / "moe_perf.csv")) files.push_back(entry.path() / "moe_perf.csv");
+            if (entry.is_directory() && synperf::detail::entry_present(entry.path() / "moe_perf.csv")) files.push_back(entry.path() / "moe_perf.csv");
     std::sort(files.begin(), files.end());
     if (files.empty()) throw load_error(root.string(), 0, 0, "expected <gpu>/moe_perf.csv files, found none");
     std::vector<measured_moe> rows;

@@ -21,4 +21,11 @@ inline void require_regular_file(const std::string& path, std::string_view what)
     throw load_error(path, 0, 0, std::string("expected a regular file (") + std::string(what) + "), got " + kind);
 }
 
+/// Whether anything is at `path`, a broken link included. Loaders that look for a table by name ask this rather than
+/// `exists`, so a table that is there but cannot be read is reported when it is opened instead of skipped as absent.
+[[nodiscard]] inline bool entry_present(const std::filesystem::path& path) {
+    std::error_code ec;
+    return std::filesystem::exists(std::filesystem::symlink_status(path, ec));
+}
+
 }  // namespace synperf::detail
