@@ -188,6 +188,7 @@ case "$case" in
     expect_error "--reuse-distance: expected a number, got '0x10'" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --reuse-distance 0x10
     expect_error "--reuse-distance: expected a number, got ' 5'" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --reuse-distance ' 5'
     "$synperf" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --reuse-distance +1e6 >/dev/null || fail "--reuse-distance +1e6"
+    expect_error "--reuse-distance: '1e999' is outside the double range" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --reuse-distance 1e999
     expect_error "--epochs: expected a decimal integer, got '010'" train rmsnorm --epochs 010
     # A list of GPUs none of which can run the op fails after saying why for each; one reason for all is the input's.
     expect_error "none of the 2 listed GPUs can run this" predict elementwise --gpu a100_sxm,a40 --op fp8_quantize --rows 16 --cols 4096

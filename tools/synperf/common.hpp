@@ -376,8 +376,9 @@ inline std::string read_option_number(const std::string& text, double& value) {
     if (digits.starts_with('+') && !digits.starts_with("+-")) digits.remove_prefix(1);  // from_chars takes no '+'
     const char* last = digits.data() + digits.size();
     const auto [end, ec] = std::from_chars(digits.data(), last, value, std::chars_format::general);
-    if (ec == std::errc::result_out_of_range || (ec == std::errc{} && end == last && !std::isfinite(value)))
-        return "expected a finite number, got '" + text + "'";
+    if (ec == std::errc::result_out_of_range)
+        return "'" + text + "' is outside the double range (too large, or so small that it would read as 0)";
+    if (ec == std::errc{} && end == last && !std::isfinite(value)) return "expected a finite number, got '" + text + "'";
     if (ec != std::errc{} || end != last) return "expected a number, got '" + text + "'";
     return {};
 }
