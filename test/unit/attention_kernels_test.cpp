@@ -416,13 +416,13 @@ TEST_CASE("fa3 decode: static split bound, per-request dynamic splits and the co
 
 TEST_CASE("trtllm decode: XQA multi-block is off for an FP8 cache on sm_89 and sm_120, and XQA still runs small batches") {
     // L40S (142 SMs), 32 heads over 8 KV heads, d = 128, 8192 KV tokens.
-    // bf16, batch 2: gain test 8 x 2 x (8192 / 512) x 4 = 1024 >= 142 -> XQA; multi-block count
-    // min(16, round(sqrt(16 x 8)) = 11) = 11, 2 x 8 x 11 / 142 = 1.2 waves (no cut back).
+    // bf16, batch 2: gain test 8 x 2 x (8192 / 128) x 4 = 4096 >= 142 -> XQA; multi-block count
+    // min(64, round(sqrt(64 x 8)) = 23) = 23, 2 x 8 x 23 / 142 = 2.6 waves (no cut back).
     attention_problem p = decode(2, 8192, 32, 8, 128);
     p.backend = attn::framework::trtllm;
     attn::attention_plan plan = attn::trtllm::plan(p, l40s);
     CHECK(plan.variant == "trtllm_xqa");
-    CHECK(plan.splits == 11);
+    CHECK(plan.splits == 23);
     // FP8 cache: no multi-block, so the gain test is 8 x 2 x 1 x 4 = 64 < 142; MMHA has no kernel for a bf16
     // query over an FP8 cache, so XQA runs anyway: one CTA per (KV head, request), 16 CTAs of 8192 tokens each.
     p.kv_type = attn::kv_dtype::fp8;
@@ -432,7 +432,7 @@ TEST_CASE("trtllm decode: XQA multi-block is off for an FP8 cache on sm_89 and s
     std::int64_t ctas = 0;
     for (const auto& t : plan.kernels[0].tasks) ctas += t.count;
     CHECK(ctas == 2 * 8);
-    // A bf16 cache that fails the gain test still runs MMHA (batch 1, 512 tokens: 8 x 1 x 1 x 4 = 32 < 142).
+    // A bf16 cache that fails the gain test still runs MMHA (batch 1, 512 tokens: 8 x 1 x 4 x 4 = 128 < 142).
     attention_problem short_bf16 = decode(1, 512, 32, 8, 128);
     short_bf16.backend = attn::framework::trtllm;
     CHECK(attn::trtllm::plan(short_bf16, l40s).variant == "trtllm_mmha");
@@ -458,12 +458,14 @@ TEST_CASE("trtllm decode: plain MHA runs MMHA, which converts an FP8 cache in so
     const double bf16_fma = total(attn::trtllm::plan(p, l40s).kernels[0], &task_work::fma_ops);
     p.kv_type = attn::kv_dtype::fp8;
     // Each query head's CTA converts its KV head's 4096 x (128 + 128) cached elements: 24 FP32-lane slots each on
-    // sm_89 (the sm_86 build's software path), half a slot on sm_90 and later.
+    // sm_89 (the sm_86 build's software path), half a slot on sm_90 and later. One-byte elements also take half the
+    // 16-byte loads of a bf16 cache (1 / 16 of an instruction fewer per element).
     const double convert = 64.0 * 32 * 4096 * 256;
-    CHECK(total(attn::trtllm::plan(p, l40s).kernels[0], &task_work::fma_ops) == doctest::Approx(bf16_fma + 24 * convert));
+    CHECK(total(attn::trtllm::plan(p, l40s).kernels[0], &task_work::fma_ops) ==
+          doctest::Approx(bf16_fma + 24 * convert - convert / 16));
     CHECK(total(attn::trtllm::plan(p, h100).kernels[0], &task_work::fma_ops) ==
           doctest::Approx(total(attn::trtllm::plan(decode(64, 4096, 32, 32, 128), h100).kernels[0], &task_work::fma_ops) +
-                          0.5 * convert));
+                          0.5 * convert - convert / 16));
 }
 
 TEST_CASE("trtllm decode: MMHA's block size and blocks per sequence follow mmha_launch_kernel_ex") {
@@ -493,6 +495,41 @@ TEST_CASE("trtllm decode: MMHA's block size and blocks per sequence follow mmha_
     CHECK(plan.variant == "trtllm_mmha");
     CHECK(plan.splits == 5);
     CHECK(plan.kernels[0].launch.threads_per_cta == 1024);
+}
+
+TEST_CASE("CUDA-core attention is paced by instruction issue, so sm_80's 64 FP32 lanes cost it no more cycles") {
+    // One query row over 64 keys, d = dv = 128, a 16-bit cache: 64 x 256 = 16,384 FMAs + 3 x 64 softmax ops = 16,576;
+    // 16,384 K/V elements unpacked (1 each) and loaded 8 per 16-byte access (18,432); each key's dot product summed
+    // over t = 128 / 8 = 16 threads, 2 x 16 x log2 16 = 128 shuffles and adds per key (8,192). Issued: 43,200.
+    attn::flash_tile_shape s;
+    s.rows = 1;
+    s.kv = 64;
+    s.head_dim = 128;
+    s.v_head_dim = 128;
+    s.tensor_cores = false;
+    s.fma_lanes_per_issue = h100.fma_lanes_per_issue();
+    CHECK(h100.fma_lanes_per_issue() == 1.0);
+    CHECK(attn::flash_tile_work(s).fma_ops == doctest::Approx(43200));
+    // A100: 64 lanes per 128 issue slots, so the same instructions are 21,600 lane-ops, still more than the FMAs.
+    s.fma_lanes_per_issue = a100.fma_lanes_per_issue();
+    CHECK(a100.fma_lanes_per_issue() == 0.5);
+    const task_work w = attn::flash_tile_work(s);
+    CHECK(w.fma_ops == doctest::Approx(21600));
+    // Both take 43,200 / 128 = 337.5 cycles of the boost clock.
+    CHECK(w.fma_ops / a100.fma_fp32_per_clk == doctest::Approx(43200.0 / 128.0));
+    // A GPU with lanes to spare for the issue slots (a hypothetical 32 lanes per SM) is bound by its FMAs instead.
+    s.fma_lanes_per_issue = 0.25;
+    CHECK(attn::flash_tile_work(s).fma_ops == doctest::Approx(16576));
+    // Tensor-core tiles are unaffected.
+    s.tensor_cores = true;
+    CHECK(attn::flash_tile_work(s).fma_ops == doctest::Approx(3.0 * 64 + 128.0));
+    // MMHA sets the GPU's ratio: the same decode costs A100 half the lane-ops of H100 per CTA.
+    attention_problem p = decode(4, 4096, 64, 1, 128);
+    p.backend = attn::framework::trtllm;
+    REQUIRE(attn::trtllm::plan(p, a100).variant == "trtllm_mmha");
+    const double a100_fma = total(attn::trtllm::plan(p, a100).kernels[0], &task_work::fma_ops);
+    const double h100_fma = total(attn::trtllm::plan(p, h100).kernels[0], &task_work::fma_ops);
+    CHECK(a100_fma == doctest::Approx(h100_fma / 2).epsilon(0.02));
 }
 
 TEST_CASE("fa2 varlen grid: CTAs past a short request's rows exit without work") {

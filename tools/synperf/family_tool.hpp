@@ -44,7 +44,9 @@ struct sample {
     std::array<std::int64_t, 8> key{};  ///< row identity for deterministic subsampling
     std::size_t key_size = 0;
 
-    [[nodiscard]] double efficiency() const { return theoretical_us / latency_us; }
+    /// Bound over measured time of what the model describes: the op less its kernels priced apart (a row whose
+    /// measured time is below those kernels' alone reads as far above 1, a bound broken).
+    [[nodiscard]] double efficiency() const { return theoretical_us / std::max(latency_us - priced_apart_us, 1e-9); }
     /// The latency a model of efficiency `eff` predicts for the row (`predictor_detail::predict`).
     [[nodiscard]] double predicted_us(double eff) const {
         return floored_latency_us(theoretical_us, eff, kernel_floor_us) + priced_apart_us;

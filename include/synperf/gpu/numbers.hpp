@@ -98,6 +98,12 @@ struct gpu_numbers {
     [[nodiscard]] constexpr double xu_per_tensor_clk() const noexcept { return xu_per_clk * boost_clock_mhz / tensor_clock_mhz; }
     /// FMA rate expressed per tensor-clock cycle.
     [[nodiscard]] constexpr double fma_per_tensor_clk() const noexcept { return fma_fp32_per_clk * boost_clock_mhz / tensor_clock_mhz; }
+    /// Thread-instructions one SM issues per clock: four warp schedulers, one warp instruction each, on every
+    /// architecture from sm_70 on (Volta to Blackwell whitepapers).
+    static constexpr double issue_per_clk = 128.0;
+    /// FP32 FMA lanes per issue slot: 1 where the lanes match the issue width, 0.5 on sm_80 (64 lanes per SM). It
+    /// weights CUDA-core instructions that are not FMAs when they enter the FMA pipe as lane-ops.
+    [[nodiscard]] constexpr double fma_lanes_per_issue() const noexcept { return fma_fp32_per_clk / issue_per_clk; }
 };
 
 namespace detail {

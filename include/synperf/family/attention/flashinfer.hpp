@@ -229,6 +229,7 @@ private:
         s.kv_bytes = p.kv_bytes_per_element();
         s.mma_type = op_detail::math_type(p, g);
         s.mma_issue = issue;
+        s.fma_lanes_per_issue = g.fma_lanes_per_issue();
         return s;
     }
 

@@ -196,6 +196,7 @@ struct unit_shape {
     double q_bytes = 2;        ///< Q / O element bytes
     double kv_bytes = 2;       ///< K / V element bytes
     bool tensor_cores = true;
+    double fma_lanes_per_issue = 1;  ///< `flash_tile_shape::fma_lanes_per_issue`
     gpu::tensor_dtype mma_type = gpu::tensor_dtype::bf16;
     gpu::mma_issue mma_issue = gpu::mma_issue::native;  ///< warp_sync for mma.sync kernels
 };
@@ -217,6 +218,7 @@ struct unit_shape {
     t.q_bytes = s.q_bytes;
     t.kv_bytes = s.kv_bytes;
     t.tensor_cores = s.tensor_cores;
+    t.fma_lanes_per_issue = s.fma_lanes_per_issue;
     t.mma_type = s.mma_type;
     t.mma_issue = s.mma_issue;
     work::task_work w = flash_tile_work(t);

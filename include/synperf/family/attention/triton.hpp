@@ -146,6 +146,7 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
     base.kv_bytes = p.kv_bytes_per_element();
     base.rows = grouped ? grouped_block_h : 1;
     base.tensor_cores = grouped;
+    base.fma_lanes_per_issue = g.fma_lanes_per_issue();
     const triton_dot dot = triton_dot_of(int(base.rows), op_detail::math_type(p, g), g);
     base.mma_type = dot.type;
     base.mma_issue = dot.issue;

@@ -25,8 +25,8 @@
 ///   hardware dispatcher does, so both cases are modelled as hardware dispatch.
 /// - sm_80/86/89/90/120: XQA (one CTA per (KV-split, KV head, request) covering the g query heads) when
 ///   the head size is 64/128/256, 2 to 32 query heads share a KV head and the batch has enough CTAs
-///   (kv_heads x batch x max(1, kv / 512) x 4 >= SMs, DecoderXQARunner::mayHavePerfGain); multi-block count
-///   from computeMultiBlockCount (kv / 512, at most sqrt(8 x that), cut back to 8 waves, workspace cap);
+///   (kv_heads x batch x max(1, kv / 128) x 4 >= SMs, DecoderXQARunner::mayHavePerfGain); multi-block count
+///   from computeMultiBlockCount (kv / 128, at most sqrt(8 x that), cut back to 8 waves, workspace cap);
 ///   merge in the kernel. With an FP8 cache below sm_90 and from sm_120 on, multi-block mode is off: one CTA
 ///   per (KV head, request). A 16-bit query over an FP8 cache runs XQA even when the gain test fails, since
 ///   MMHA has no kernel for that pair (DecoderXQARunner::shouldUse): a small batch then streams each
@@ -57,7 +57,7 @@ namespace trtllm_detail {
 using op_detail::ceil_div;
 using op_detail::round_up;
 
-inline constexpr int min_history_tokens_per_block = 512;  // kMinHistoryTokensPerBlock (decoderXQAConstants.h)
+inline constexpr int min_history_tokens_per_block = 128;  // kMinHistoryTokensPerBlock (decoderXQAConstants.h)
 inline constexpr double target_wave_factor = 8;           // kTargetWaveFactor
 inline constexpr double enable_min_block_factor = 4;      // kEnableMinBlockFactor
 inline constexpr int max_sub_sequences = 8192;            // XQA multi-block workspace cap (approximation)
@@ -339,6 +339,7 @@ inline attention_plan plan_decode(const attention_problem& p, const gpu::gpu_num
         out.splits = splits;
         base.rows = 1;
         base.tensor_cores = false;
+        base.fma_lanes_per_issue = g.fma_lanes_per_issue();
         base.kv_convert_ops = mmha_fp8_convert_ops(p, g);  // every query head's CTA converts its KV head's cache
         k.name = "masked_multihead_attention_kernel_h" + std::to_string(d) + "_kv" + cache + (splits > 1 ? "_multiblock" : "");
         const std::int64_t chunk = ceil_div(std::max<std::int64_t>(history, 1), splits);
