@@ -60,7 +60,7 @@ using op_detail::round_up;
 inline constexpr int min_history_tokens_per_block = 128;  // kMinHistoryTokensPerBlock (decoderXQAConstants.h)
 inline constexpr double target_wave_factor = 8;           // kTargetWaveFactor
 inline constexpr double enable_min_block_factor = 4;      // kEnableMinBlockFactor
-inline constexpr int max_sub_sequences = 8192;            // XQA multi-block workspace cap (approximation)
+inline constexpr int max_sub_sequences = 6000;            // kXQA_MAX_NUM_SUB_SEQ, the multi-block workspace cap
 
 [[nodiscard]] inline std::int64_t max_kv_len(const attention_problem& p) noexcept {
     std::int64_t m = 0;
