@@ -13,7 +13,9 @@ struct task_work {
     double tensor_flop = 0;                             ///< tensor-core flop (2 per MAC)
     gpu::tensor_dtype tensor_type = gpu::tensor_dtype::bf16;  ///< tensor input type (selects the rate)
     gpu::mma_issue tensor_issue = gpu::mma_issue::native;     ///< tensor instruction kind (selects the rate)
-    double fma_ops = 0;                                 ///< FP32 FMA lane-ops (non-tensor)
+    /// FP32 FMA lane-ops (non-tensor); CUDA-core work paced by instruction issue counts its issued instructions here,
+    /// weighted by `gpu_numbers::fma_lanes_per_issue`
+    double fma_ops = 0;
     double xu_ops = 0;                                  ///< XU/MUFU results (exp2, rsqrt, ...)
     double dram_bytes = 0;                              ///< bytes that must come from (or go to) DRAM
     double l2_bytes = 0;                                ///< bytes requested through L2 (loads + stores)
