@@ -579,6 +579,19 @@ case "$case" in
     grep -q '"by_size"' <<<"$json" || fail "no by_size in the JSON"
     grep -q '"median_efficiency"' <<<"$json" || fail "no median_efficiency in the JSON"
     echo "ok: --by-size buckets add up";;
+  timer_lattice)
+    # scripts/timer-lattice.sh finds the Blackwell attention tables' 2.05 us lattice, none on Hopper, and prints the
+    # figures docs/families/attention.md publishes for RTX PRO 6000's decode.
+    need_data
+    out="$(bash "$src/scripts/timer-lattice.sh" "$synperf" "$data" attention_decode)" || fail "timer-lattice.sh"
+    rtx="$(grep -E '^\| attention_decode \| rtx_pro_6000_server \| trtllm \| ' <<<"$out")" || fail "no RTX PRO 6000 row: $out"
+    awk -F'|' '{ exit !($7 >= 0.5 && $8 > 2.0 && $8 < 2.1) }' <<<"$rtx" || fail "no 2.05 us lattice on RTX PRO 6000: $rtx"
+    grep -qE '^\| attention_decode \| h100_sxm \| trtllm \| .*\| — \| [0-9.]+ \| — \|$' <<<"$out" || fail "a lattice on H100: $out"
+    doc_row="$(grep -F 'RTX PRO 6000 decode, SGLang / TensorRT-LLM' "$src/docs/families/attention.md")"
+    published="$(awk -F'|' '{ split($6, b, " / "); split($5, m, " / "); gsub(/ /, "", m[2]); gsub(/ /, "", b[2]); print m[2], b[2] }' <<<"$doc_row")"
+    measured="$(awk -F'|' '{ gsub(/ /, "", $9); gsub(/ /, "", $10); print $9, $10 }' <<<"$rtx")"
+    [[ "$published" == "$measured" ]] || fail "attention.md publishes MAPE / beyond '$published', the script prints '$measured'"
+    echo "ok: lattice found where published ($measured)";;
   published_tables)
     # Every accuracy row and seen-mean line that README.md and docs/families/*.md publish is printed, character
     # for character, by `synperf eval` with the committed protocol weights: the tables cannot drift from the models.
