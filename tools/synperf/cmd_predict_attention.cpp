@@ -120,9 +120,10 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
         fmt::print("{}\n", out.dump(2));
         return;
     }
-    fmt::print("{} attention on {} ({}), framework {}: {} requests, {} query tokens, {} KV tokens, {}/{} heads, d={}\n",
+    const std::string dims = p.dv() == p.head_dim ? fmt::format("d={}", p.head_dim) : fmt::format("d={}, dv={}", p.head_dim, p.dv());
+    fmt::print("{} attention on {} ({}), framework {}: {} requests, {} query tokens, {} KV tokens, {}/{} heads, {}\n",
                at::to_string(p.stage), g.name, g.display_name, o.framework, p.batch(), p.q_tokens(), p.kv_tokens(), p.heads,
-               p.kv_heads, p.head_dim);
+               p.kv_heads, dims);
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
@@ -163,15 +164,15 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
     require_size_columns(t, sizes, "predict attention");
     std::vector<O> rows;
     std::vector<at::attention_problem> problems;
-    std::vector<at::attention_plan> plans;
+    std::vector<at::kernel_impl> implementations;  // each row's kernel library (its plan is rebuilt by the prediction)
     for (std::size_t r = 0; r < t.rows(); ++r) {
         O row = o;
         for (const auto& c : sizes)
             if (const auto col = c.column_in(t)) data::at_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
         problems.push_back(data::at_row(t.source(), t.line(r), [&] { return make_problem(row); }));
-        plans.push_back(data::at_row(t.source(), t.line(r), [&] {
+        implementations.push_back(data::at_row(t.source(), t.line(r), [&] {
             F::validate(problems.back());
-            return F::plan(problems.back(), g.numbers);
+            return F::plan(problems.back(), g.numbers).implementation;
         }));
         rows.push_back(std::move(row));
     }
@@ -187,7 +188,7 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const at::attention_problem& p = problems[i];
         const prediction r = pred.predict(p, o.framework);
-        const std::string impl(at::to_string(plans[i].implementation));
+        const std::string impl(at::to_string(implementations[i]));
         if (o.json) {
             out.push_back({{"gpu", g.name}, {"family", F::name}, {"framework", o.framework}, {"batch", rows[i].batch},
                            {"seq", rows[i].seq}, {"heads", p.heads}, {"kv_heads", p.kv_heads}, {"head_dim", p.head_dim},

@@ -84,10 +84,10 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
         problems.push_back({s.m, s.n, s.k, fw, o.reuse_distance});
         lines.push_back(s.line);
     }
-    // The plans check the shapes and the GPU before the model is loaded, so either is reported as such.
-    std::vector<family::fp8_linear_plan> plans;
+    // The plans check the shapes and the GPU before the model is loaded, so either is reported as such (and are built
+    // again below, row by row, so that a long file needs no memory per row).
     for (std::size_t i = 0; i < problems.size(); ++i)
-        plans.push_back(data::at_row(o.csv, lines[i], [&] { return family::fp8_linear::plan(problems[i], g.numbers); }));
+        data::at_row(o.csv, lines[i], [&] { (void)family::fp8_linear::plan(problems[i], g.numbers); });
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_FP8_LINEAR, "fp8_linear");
     check_weights_for<family::fp8_linear>(*net, o.weights);
     const runtime_predictor<family::fp8_linear> pred(g.numbers, cost::mlp_cost(net));
@@ -99,7 +99,7 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
                    measured.header_columns());
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const family::fp8_linear_problem& p = problems[i];
-        const family::fp8_linear_plan& plan = plans[i];
+        const family::fp8_linear_plan plan = family::fp8_linear::plan(p, g.numbers);
         const prediction r = pred.predict(p, o.framework);
         const auto warnings = outside_training_range(*net, r.features, r.efficiency);
         if (o.json) {

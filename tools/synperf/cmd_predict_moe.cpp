@@ -70,14 +70,15 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
     known.push_back(measured_column);
     t.require_known_columns(known, "predict moe");
     std::vector<family::moe_problem> problems;
-    std::vector<family::moe_plan> plans;
+    std::vector<family::moe_kernel_config> configs;  // each row's w13 config (its plan is rebuilt by the prediction)
     for (std::size_t r = 0; r < t.rows(); ++r) {
         predict_moe_options row = o;
         for (const auto& [name, field] : columns)
             if (t.has_column(name)) row.*field = t.positive_integer(r, t.column(name));
         problems.push_back(problem_of(row, g));
         // The plan checks the problem and the GPU before the model is loaded, so either is reported as such.
-        plans.push_back(data::at_row(t.source(), t.line(r), [&] { return family::moe::plan(problems.back(), g.numbers); }));
+        configs.push_back(
+            data::at_row(t.source(), t.line(r), [&] { return family::moe::plan(problems.back(), g.numbers).w13.config; }));
     }
     measured_report measured(measured_times(t));
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");
@@ -89,7 +90,7 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
                    measured.header_columns());
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const family::moe_problem& p = problems[i];
-        const family::moe_kernel_config& c = plans[i].w13.config;
+        const family::moe_kernel_config& c = configs[i];
         const prediction r = pred.predict(p, "sglang");
         const std::string config = fmt::format("{}x{}x{}_g{}_w{}_s{}", c.bm, c.bn, c.bk, c.group_m, c.warps, c.stages);
         if (o.json) {
@@ -190,7 +191,8 @@ void add_predict_moe_command(CLI::App& predict) {
     cmd->add_option("--config", o.config,
                     "explicit Triton config BM,BN,BK,GROUP_M,warps,stages (default: SGLang's tuned file for this GPU and shape if it "
                     "ships one, else its default rule)");
-    cmd->add_flag("--default-config", o.default_rule, "ignore SGLang's tuned-config files: its default rule only");
+    cmd->add_flag("--default-config", o.default_rule, "ignore SGLang's tuned-config files: its default rule only")
+        ->excludes("--config");
     cmd->add_option("--ep-remote", o.remote,
                     "ep > 1: slots routed to other ranks are dropped (SGLang serving) or clamped to local expert 0 (the "
                     "current aiconfigurator collector)")

@@ -62,12 +62,11 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
     const gpu::runtime_gpu g = o.gpu.resolve();
     // Every problem and its plan are checked before the model is loaded, so a bad row is reported as such.
     std::vector<family::moe_kernel_problem> problems;
-    std::vector<family::moe_kernel_plan> plans;
     std::vector<double> measured_us;
     std::string source;
     if (o.csv.empty()) {
         problems.push_back(problem_of(o));
-        plans.push_back(family::moe_kernel::plan(problems.back(), g.numbers));
+        (void)family::moe_kernel::plan(problems.back(), g.numbers);
     } else {
         const data::csv_table t = data::csv_table::load(o.csv);
         const auto sizes = size_columns();
@@ -77,7 +76,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
             for (const auto& c : sizes)
                 if (const auto col = c.column_in(t)) data::at_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
             problems.push_back(data::at_row(t.source(), t.line(r), [&] { return problem_of(row); }));
-            plans.push_back(data::at_row(t.source(), t.line(r), [&] { return family::moe_kernel::plan(problems.back(), g.numbers); }));
+            data::at_row(t.source(), t.line(r), [&] { (void)family::moe_kernel::plan(problems.back(), g.numbers); });
         }
         measured_us = measured_times(t);
     }
@@ -92,7 +91,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
                    measured.header_columns());
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const family::moe_kernel_problem& p = problems[i];
-        const family::moe_kernel_plan& plan = plans[i];
+        const family::moe_kernel_plan plan = family::moe_kernel::plan(p, g.numbers);  // rebuilt: no memory per row
         const family::moe_gemm_launch& l = plan.gemm;
         const prediction r = pred.predict(p, "triton");
         const auto warnings = outside_training_range(*net, r.features, r.efficiency);
