@@ -153,6 +153,12 @@ case "$case" in
     expect_error "expected comma-separated integers, got '64,0x20' \(element 2: '0x20'\)" predict attention --phase decode --gpu h100_sxm --heads 8 --kv-heads 8 --head-dim 128 --kv-lens 64,0x20
     expect_error "must be <= 2\^31" predict gemm --gpu h100_sxm --m 8 --n 8 --k 4294967296
     expect_error "unknown key 'dram_gbs'" predict gemm --gpu h100_sxm --set dram_gbs=1 --m 8 --n 8 --k 8
+    # One value per field, as a spec file allows: a repeated --set is refused, not silently overwritten.
+    expect_error "--set dram_gbps is given twice \('dram_gbps=1000', ' dram_gbps = 2000'\)" predict gemm --gpu h100_sxm --set dram_gbps=1000 --set " dram_gbps = 2000" --m 8 --n 8 --k 8
+    expect_error "--config excludes --default-config" predict moe --gpu h100_sxm --tokens 64 --hidden 4096 --inter 14336 --experts 8 --topk 2 --config 64,64,64,1,4,3 --default-config
+    expect_error "--rotary-dim: must be > 0 \\(leave it out to rotate the whole head\\)" predict elementwise --gpu h100_sxm --op rope --rows 128 --heads 32 --kv-heads 8 --head-dim 128 --rotary-dim 0
+    printf '4096,4096,4096\n8,4096,4096\n' > "$work/headerless.csv"
+    expect_error "headerless.csv:1: column '4096' appears twice \(columns 1 and 2\); is the header line missing\?" predict gemm --gpu h100_sxm --csv "$work/headerless.csv"
     # CLI11 alone says "Could not convert" for a value beyond an int option's range.
     expect_error "--heads: expected a 32-bit integer \(at most 2147483647\), got 3000000000" predict attention --phase decode --gpu h100_sxm --heads 3000000000 --head-dim 128 --batch 1 --seq 64
     printf 'm,n,k\n1,2,3\n' | gzip > "$work/shapes.csv.gz"
@@ -475,7 +481,7 @@ case "$case" in
     expect_error "p2p_group_size needs host_bridge_gbps > 0" predict allreduce --gpu rtx_pro_6000_server --gpus 2 --bytes 4096 --p2p-group 1
     expect_error "p2p_group_size must be in 0..gpus_per_node" predict allreduce --gpu rtx_pro_6000_server --gpus 2 --bytes 4096 \
       --p2p-group 9 --host-bridge-gbps 16
-    expect_error "gpus must be <= the node's 8 GPUs" predict allreduce --gpu h100_sxm --gpus 16 --bytes 4096
+    expect_error "gpus must be <= the GPUs per node, 8" predict allreduce --gpu h100_sxm --gpus 16 --bytes 4096
     expect_error "bytes" predict allreduce --gpu h100_sxm --gpus 8 --bytes 0
     printf 'gpus,bytes\n2,4096\n8,1048576\n' > "$work/collectives.csv"
     out="$("$synperf" predict allreduce --gpu h100_sxm --csv "$work/collectives.csv")" || fail "predict allreduce --csv"
@@ -484,7 +490,7 @@ case "$case" in
     "$synperf" predict allreduce --gpu h100_sxm --csv "$work/collectives.csv" --json | grep -c '"latency_us"' | grep -qx 2 \
       || fail "predict allreduce --csv --json lacks two rows"
     printf 'gpus,bytes\n2,4096\n16,4096\n' > "$work/bad_collectives.csv"
-    expect_error "bad_collectives.csv:3: .*gpus must be <= the node's 8 GPUs" predict allreduce --gpu h100_sxm --csv "$work/bad_collectives.csv"
+    expect_error "bad_collectives.csv:3: .*gpus must be <= the GPUs per node, 8" predict allreduce --gpu h100_sxm --csv "$work/bad_collectives.csv"
     expect_error "give --gpus and --bytes, or --csv FILE" predict allreduce --gpu h100_sxm
     # Link overrides reach the node: an H100 without NVLink is a PCIe node.
     "$synperf" predict allreduce --gpu h100_sxm --gpus 8 --bytes 1048576 --set nvlink_gbps=0 --json | grep -q '"topology": "pcie"' \

@@ -48,6 +48,13 @@ struct gpu_choice {
         });
         app.add_option("--set", overrides, "override one GPU field, e.g. --set dram_gbps=4000")->take_all();
     }
+    /// The field a `--set FIELD=VALUE` names (what precedes '=', blanks trimmed).
+    [[nodiscard]] static std::string override_field(const std::string& assignment) {
+        std::string field = assignment.substr(0, assignment.find('='));
+        const auto first = field.find_first_not_of(" \t");
+        const auto last = field.find_last_not_of(" \t");
+        return first == std::string::npos ? std::string() : field.substr(first, last - first + 1);
+    }
     /// Whether `--gpu` names several GPUs: a comma-separated list, or `all` (the whole catalogue).
     [[nodiscard]] bool is_list() const { return name == "all" || name.find(',') != std::string::npos; }
     /// The GPUs of a list, in the order given (`all`: catalogue order); each name is checked, so an unknown
@@ -75,6 +82,12 @@ struct gpu_choice {
         if (name.empty() && spec_file.empty())
             throw invalid_argument("synperf: no GPU given: pass --gpu NAME (see `synperf gpus`) or --gpu-spec FILE");
         if (is_list()) throw invalid_argument("synperf: --gpu '" + name + "': this command takes one GPU");
+        // One value per field, as in a spec file: a second --set of the same field is a mistake, not an update.
+        for (std::size_t i = 0; i < overrides.size(); ++i)
+            for (std::size_t j = 0; j < i; ++j)
+                if (override_field(overrides[i]) == override_field(overrides[j]))
+                    throw invalid_argument("synperf: --set " + override_field(overrides[i]) + " is given twice ('" + overrides[j] +
+                                           "', '" + overrides[i] + "')");
         gpu::runtime_gpu g = spec_file.empty() ? gpu::find_gpu(name) : gpu::load_gpu_spec(spec_file);
         for (const auto& o : overrides) gpu::apply_override(g, o);
         return g;

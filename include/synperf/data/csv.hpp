@@ -121,6 +121,13 @@ public:
 private:
     static constexpr std::int64_t max_count = std::int64_t{1} << 53;
 
+    /// Whether a header name reads as a number: a file whose first line is data has such names.
+    [[nodiscard]] static bool looks_numeric(std::string_view name) noexcept {
+        double v = 0;
+        const auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size(), v);
+        return !name.empty() && ec == std::errc() && ptr == name.data() + name.size();
+    }
+
     [[nodiscard]] std::int64_t integer_in(std::size_t row, std::size_t col, std::int64_t least, std::int64_t most,
                                           const char* expected, const char* most_text) const {
         const std::string_view f = field(row, col);
@@ -190,7 +197,8 @@ private:
                     for (std::size_t j = 0; j < i; ++j)
                         if (header_[i] == header_[j])
                             throw load_error(source_, line_no, 0, "column '" + std::string(header_[i]) + "' appears twice (columns " +
-                                                                      std::to_string(j + 1) + " and " + std::to_string(i + 1) + ")");
+                                                                      std::to_string(j + 1) + " and " + std::to_string(i + 1) + ")" +
+                                                                      (looks_numeric(header_[i]) ? "; is the header line missing?" : ""));
                 continue;
             }
             if (count != header_.size())

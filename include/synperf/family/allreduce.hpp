@@ -200,7 +200,7 @@ inline void validate(const allreduce_problem& p) {
         bad("gpus must be >= 2 for a collective, got " + std::to_string(p.gpus) +
             " (one GPU needs no communication: allreduce_latency_us returns 0 for it)");
     if (p.gpus > p.system.gpus_per_node)
-        bad("gpus must be <= the node's " + std::to_string(p.system.gpus_per_node) + " GPUs (system '" + p.system.name +
+        bad("gpus must be <= the GPUs per node, " + std::to_string(p.system.gpus_per_node) + " (system '" + p.system.name +
             "'; only single-node collectives are modelled), got " + std::to_string(p.gpus));
     if (p.bytes <= 0) bad("bytes must be > 0, got " + std::to_string(p.bytes));
     if (p.bytes > (std::int64_t{1} << 40)) bad("bytes must be <= 2^40, got " + std::to_string(p.bytes));

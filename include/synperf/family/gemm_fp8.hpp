@@ -338,7 +338,7 @@ struct gemm_fp8 {
         if (p.n % 16 != 0) synperf::detail::report_error(who + "n must be a multiple of 16 (16-byte aligned e4m3 rows), got " + std::to_string(p.n));
         const double largest = std::max({double(p.m) * double(p.n), double(p.m) * double(p.k), double(p.n) * double(p.k)});
         if (largest > 0x1p40)
-            synperf::detail::report_error(who + "an operand of " + std::to_string(largest) + " elements exceeds 2^40 (no GPU holds it)");
+            synperf::detail::report_error(who + "an operand of " + synperf::detail::approx(largest) + " elements exceeds 2^40 (no GPU holds it)");
     }
 
     /// Rejects a GPU without FP8 tensor cores.
