@@ -44,6 +44,10 @@ case "$case" in
       e2e --model "$work/wrap.json" --gpu h100_sxm --prompt-lens 10
     sed 's/"tie_word_embeddings": [a-z]*/"tie_word_embeddings": "yes"/' "$src/test/data/e2e/mixtral-8x7b.json" > "$work/tie.json"
     expect_error "expected true or false for \"tie_word_embeddings\"" e2e --model "$work/tie.json" --gpu h100_sxm --prompt-lens 10
+    sed 's/"max_position_embeddings": [0-9]*/"max_position_embeddings": 0/' "$src/test/data/e2e/mixtral-8x7b.json" > "$work/maxpos.json"
+    expect_error "expected max_position_embeddings > 0 \(leave it out when unknown\), got 0" e2e --model "$work/maxpos.json" --gpu h100_sxm --prompt-lens 10
+    expect_error "--framework trtllm runs TensorRT-LLM's own attention kernels; --attention triton" \
+      e2e --model qwen2.5-7b --gpu h100_sxm --framework trtllm --attention triton --prompt-lens 10
     # Development sets: an error names its case; measured times must be positive.
     printf '{"cases": []}' > "$work/empty_dev.json"
     expect_error "empty_dev.json: expected at least one case" e2e --dev-set "$work/empty_dev.json"
@@ -63,7 +67,12 @@ case "$case" in
     expect_error "one_dev.json: expected at least two cases" e2e --dev-set "$work/one_dev.json"
     for bad in 'tp=1.5|expected field "tp" to be an integer, got 1.5' 'pp=2|expected "pp": 1 \(pipeline parallelism is not modelled\)' \
                'attention="bogus"|expected "attention" "fa2" or "fa3"' 'batch_size=3|expected real.batch_size to equal the 2 prompt_lengths, got 3' \
-               'head_dim=64|expected model_params.head_dim of qwen2.5-14b to match the built-in .* \(128\), got 64'; do
+               'head_dim=64|expected model_params.head_dim of qwen2.5-14b to match the built-in .* \(128\), got 64' \
+               'decode_steps=0|expected "decode_steps" >= 1 \(a measured decode step\), got 0' \
+               'total_ms=1|expected real.total_ms \(1\) to be at least real.prefill_ms \+ real.decode_median_ms \(50\)' \
+               'prefill_ms=1e308|expected real.prefill_ms in 0.001 .. 8.64e7 ms \(a microsecond to a day\), got 1e\+308' \
+               'batch_size=2, "total_prefill_tokens": 301|expected real.total_prefill_tokens to equal the sum of prompt_lengths, 300, got 301' \
+               'decode_steps=4, "output_len": 4|expected "output_len" to be decode_steps \+ 1 = 5, got 4'; do
       printf '{"cases": [%s, %s]}' "$(dev_case)" "$(dev_case "${bad%%|*}")" > "$work/bad_dev.json"
       expect_error "bad_dev.json: case 2 \(H800, qwen2.5-14b\): ${bad#*|}" e2e --dev-set "$work/bad_dev.json"
     done

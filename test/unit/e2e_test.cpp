@@ -13,6 +13,7 @@
 
 #include <synperf/e2e.hpp>
 #include <synperf/gpu/registry.hpp>
+#include <synperf/gpu/spec_file.hpp>
 #include <synperf/system/catalogue.hpp>
 
 namespace {
@@ -209,6 +210,27 @@ TEST_CASE("e2e model config: MoE fixtures and malformed files") {
                          doctest::Contains("expected layer_types a list of strings"), load_error);
     CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + layers + R"(, "layer_types": ["full_attention"]})", "cfg"),
                          doctest::Contains("cfg:1: expected layer_types to name num_hidden_layers (32) layers, got 1"), load_error);
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + layers + R"(, "sliding_window": 512, "use_sliding_window": "yes"})", "cfg"),
+                         doctest::Contains("cfg:1: expected true or false for \"use_sliding_window\", got another value"), load_error);
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + layers + R"(, "max_position_embeddings": 0})", "cfg"),
+                         doctest::Contains("expected max_position_embeddings > 0 (leave it out when unknown), got 0"), load_error);
+    // Experts are read by the config's type, as Hugging Face reads them: a dense type ignores expert fields (and says so),
+    // a Qwen3-MoE config keeps its num_experts whatever else it carries.
+    const e2e::model_config llama_with_experts = e2e::parse_model_config(
+        "{" + dense + R"(, "num_hidden_layers": 32, "model_type": "llama", "num_experts": 8, "num_experts_per_tok": 2})", "cfg");
+    CHECK_FALSE(llama_with_experts.is_moe());
+    CHECK(std::any_of(llama_with_experts.unmodelled.begin(), llama_with_experts.unmodelled.end(),
+                      [](const std::string& n) { return n.find("model_type llama has no experts") != std::string::npos; }));
+    const std::string qwen_moe = R"("hidden_size": 2048, "num_attention_heads": 32, "num_key_value_heads": 4, "vocab_size": 151936,
+        "num_hidden_layers": 48, "model_type": "qwen3_moe", "num_experts": 128, "num_experts_per_tok": 8,
+        "moe_intermediate_size": 768, "intermediate_size": 6144)";
+    const e2e::model_config both = e2e::parse_model_config("{" + qwen_moe + R"(, "num_local_experts": 8})", "cfg");
+    CHECK(both.experts == 128);
+    CHECK(both.expert_intermediate == 768);
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + qwen_moe + R"(, "decoder_sparse_step": 0})", "cfg"),
+                         doctest::Contains("expected decoder_sparse_step >= 1"), load_error);
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + qwen_moe + R"(, "mlp_only_layers": "x"})", "cfg"),
+                         doctest::Contains("expected mlp_only_layers a list of layer indices, got another value"), load_error);
     CHECK_THROWS_WITH_AS((void)e2e::find_model("gpt-5"), doctest::Contains("unknown model 'gpt-5'; known: llama-3-8b"), invalid_argument);
 }
 
@@ -465,6 +487,37 @@ TEST_CASE("e2e run: decode steps never get faster, identical ops are predicted o
         const e2e::run_result res2 = e2e::run(r2, est2);
         CHECK(res2.decode_median_ms == doctest::Approx(res.decode_median_ms + 1.5));
         CHECK(res2.prefill_ms == doctest::Approx(res.prefill_ms + 1.5));
+    }
+}
+
+TEST_CASE("e2e run: no GEMM of a serving iteration beats streaming its weights from DRAM") {
+    // A decode step reads every layer's weights once, far more than L2 holds: each GEMM is at least its weights at DRAM
+    // bandwidth, even where a family's bound would keep them in L2 (a GPU with a tenth of its bandwidth; vLLM's FP8
+    // CUTLASS GEMM on Ada, whose weights of up to 96 MB its bound reads from L2).
+    for (const std::string name : {"h100_sxm", "l40s"}) {
+        for (const bool fp8 : {false, true}) {
+            CAPTURE(name);
+            CAPTURE(fp8);
+            gpu::runtime_gpu g = gpu::find_gpu(name);
+            if (name == "h100_sxm") gpu::apply_override(g, "dram_gbps=335");
+            e2e::deployment d;
+            d.fw = e2e::framework::vllm;
+            d.fp8_weights = fp8;
+            const e2e::model_config m = e2e::find_model("qwen2.5-7b");
+            const e2e::iteration it = e2e::decode_iteration(m, d, g.numbers, std::vector<std::int64_t>{128, 128});
+            e2e::kernel_estimator est(g.numbers, d.fw, constant_models(), system::builtin_system(name));
+            int gemms = 0;
+            for (const e2e::op& o : it.ops) {
+                if (o.family != e2e::op_family::gemm && o.family != e2e::op_family::gemm_fp8 && o.family != e2e::op_family::fp8_linear)
+                    continue;
+                const auto& p = std::get<e2e::gemm_op>(o.problem);
+                const double weights = double(p.n) * double(p.k) * (p.fp8 ? 1.0 : 2.0);
+                CAPTURE(o.name);
+                CHECK(est.latency_us(o) >= weights / (g.numbers.dram_gbps * 1e3) * (1 - 1e-12));
+                ++gemms;
+            }
+            CHECK(gemms >= 4);  // qkv, o, gate_up, down (and the LM head)
+        }
     }
 }
 

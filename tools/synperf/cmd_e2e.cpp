@@ -137,6 +137,11 @@ prepared make_request(const e2e_options& o, gpu::runtime_gpu gpu, std::string ca
     r.deploy.ep = o.ep;
     r.deploy.fw = e2e::parse_framework(o.framework);
     r.deploy.attention = parse_attention(o.attention);
+    // TensorRT-LLM's attention op runs its own kernels (context FMHA, XQA / MMHA); it has no other backend.
+    if (r.deploy.fw == e2e::framework::trtllm && r.deploy.attention != at::kernel_impl::automatic &&
+        r.deploy.attention != at::kernel_impl::trtllm)
+        throw invalid_argument("synperf: e2e: --framework trtllm runs TensorRT-LLM's own attention kernels; --attention " + o.attention +
+                               " is another framework's backend (leave it out, or give trtllm)");
     r.deploy.fp8_weights = o.fp8_weights;
     r.deploy.fp8_kv = o.fp8_kv;
     r.deploy.cuda_graph_decode = !o.no_cuda_graph;
@@ -158,10 +163,31 @@ prepared make_request(const e2e_options& o, gpu::runtime_gpu gpu, std::string ca
     return p;
 }
 
-/// The attention implementation the run uses on its GPU.
+/// The attention implementation the run uses on its GPU. vLLM picks it per GPU and shape (`default_attention` leaves
+/// it to the attention family's backend policy), so ask that policy for this model's decode on one GPU of the run.
 at::kernel_impl attention_of(const prepared& p) {
     const e2e::deployment& d = p.request.deploy;
-    return d.attention == at::kernel_impl::automatic ? e2e::default_attention(d.fw, p.gpu.numbers) : d.attention;
+    const at::kernel_impl k = d.attention == at::kernel_impl::automatic ? e2e::default_attention(d.fw, p.gpu.numbers) : d.attention;
+    if (k != at::kernel_impl::automatic) return k;
+    const e2e::model_config& m = p.request.model;
+    at::attention_problem a;
+    try {
+        const e2e::tp_heads h = e2e::split_heads(m, d.tp);
+        a.heads = h.heads;
+        a.kv_heads = h.kv_heads;
+    } catch (const synperf::error&) {
+        return k;  // the model does not split this way: the run itself says why
+    }
+    a.stage = at::phase::decode;
+    a.head_dim = m.head_dim;
+    a.kv_type = d.fp8_kv ? at::kv_dtype::fp8 : at::kv_dtype::bf16;
+    a.backend = at::framework::vllm;
+    a.requests = at::uniform_batch(std::int64_t(p.request.prompt_lens.size()), 1, p.request.prompt_lens.front() + 1);
+    try {
+        return at::choose_kernel(a, p.gpu.numbers);
+    } catch (const synperf::error&) {
+        return k;  // no kernel runs it: the run itself says why
+    }
 }
 
 /// Says on stderr what the model's config.json asks for that the prediction leaves out (quantized weights, a
@@ -194,7 +220,7 @@ void run_single(const e2e_options& o) {
                                  {"prompt_tokens", std::accumulate(r.prompt_lens.begin(), r.prompt_lens.end(), std::int64_t{0})},
                                  {"decode_steps", r.decode_steps},
                                  {"prefill_ms", res.prefill_ms},
-                                 {"decode_median_ms", res.decode_median_ms},
+                                 {"decode_median_ms", r.decode_steps > 0 ? nlohmann::json(res.decode_median_ms) : nlohmann::json()},
                                  {"decode_step_ms", res.decode_step_ms},
                                  {"total_ms", res.total_ms},
                                  {"memory_gb", res.memory.total / 1e9},
@@ -255,19 +281,21 @@ void run_compare(const e2e_options& o) {
         const std::string attn(at::to_string(attention_of(p)));
         try {
             const e2e::run_result res = predict(p, models);
-            // Every request emits one token per decode step.
-            const double tok_s = res.decode_median_ms > 0 ? double(p.request.prompt_lens.size()) / res.decode_median_ms * 1e3 : 0.0;
+            // Every request emits one token per decode step; a run without decode steps has neither (null, "-").
+            const bool decodes = p.request.decode_steps > 0;
+            const double tok_s = decodes ? double(p.request.prompt_lens.size()) / res.decode_median_ms * 1e3 : 0.0;
             rows.push_back({{"gpu", p.gpu.name},
                             {"attention", attn},
                             {"prefill_ms", res.prefill_ms},
-                            {"decode_median_ms", res.decode_median_ms},
+                            {"decode_median_ms", decodes ? nlohmann::json(res.decode_median_ms) : nlohmann::json()},
                             {"total_ms", res.total_ms},
-                            {"decode_tokens_per_s", tok_s},
+                            {"decode_tokens_per_s", decodes ? nlohmann::json(tok_s) : nlohmann::json()},
                             {"memory_gb", res.memory.total / 1e9},
                             {"capacity_gb", res.memory.capacity / 1e9}});
             if (!o.json)
-                fmt::print("  {:<20} {:<10} {:>11.3f} {:>14.3f} {:>11.3f} {:>13.0f} {:>8.1f} / {:>7.1f}\n", p.gpu.name, attn, res.prefill_ms,
-                           res.decode_median_ms, res.total_ms, tok_s, res.memory.total / 1e9, res.memory.capacity / 1e9);
+                fmt::print("  {:<20} {:<10} {:>11.3f} {:>14} {:>11.3f} {:>13} {:>8.1f} / {:>7.1f}\n", p.gpu.name, attn, res.prefill_ms,
+                           decodes ? fmt::format("{:.3f}", res.decode_median_ms) : "-", res.total_ms,
+                           decodes ? fmt::format("{:.0f}", tok_s) : "-", res.memory.total / 1e9, res.memory.capacity / 1e9);
             ++ran;
         } catch (const synperf::error& e) {
             const std::string why = synperf::detail::message_of(e);
@@ -338,19 +366,34 @@ prepared dev_case(const nlohmann::json& c) {
     for (std::size_t i = 0; i < lens.size(); ++i) r.prompt_lens.push_back(integer(lens[i], fmt::format("prompt_lengths[{}]", i)));
     r.decode_steps = integer(field(c, "decode_steps"), "decode_steps");
     e2e::validate(r);
-    // The measured times: every error is relative to them.
+    // Every case is fitted on its measured decode step, so it needs one.
+    if (r.decode_steps < 1) throw invalid_argument("expected \"decode_steps\" >= 1 (a measured decode step), got " + std::to_string(r.decode_steps));
+    // output_len counts the prefill's token too: one more than the decode steps.
+    if (c.contains("output_len") && integer(c.at("output_len"), "output_len") != r.decode_steps + 1)
+        throw invalid_argument(fmt::format("expected \"output_len\" to be decode_steps + 1 = {}, got {}", r.decode_steps + 1,
+                                           c.at("output_len").dump()));
+    // The measured times: every error is relative to them. Between a microsecond and a day, so that an error stays a
+    // percentage one can print.
     const nlohmann::json& real = field(c, "real");
     if (!real.is_object()) throw invalid_argument("expected field \"real\" to be an object, got " + real.dump());
     for (const char* key : {"prefill_ms", "decode_median_ms", "total_ms"}) {
         const nlohmann::json& v = field(real, key);
         if (!v.is_number()) throw invalid_argument(std::string("expected real.") + key + " to be a number, got " + v.dump());
         const double ms = v.get<double>();
-        if (!(ms > 0.0 && std::isfinite(ms)))
-            throw invalid_argument(std::string("expected real.") + key + " > 0 ms, got " + std::to_string(ms));
+        if (!(ms >= 1e-3 && ms <= 86.4e6))
+            throw invalid_argument(fmt::format("expected real.{} in 0.001 .. 8.64e7 ms (a microsecond to a day), got {}", key, v.dump()));
     }
+    const double prefill_ms = real.at("prefill_ms").get<double>(), decode_ms = real.at("decode_median_ms").get<double>();
+    if (real.at("total_ms").get<double>() < prefill_ms + decode_ms)
+        throw invalid_argument(fmt::format("expected real.total_ms ({}) to be at least real.prefill_ms + real.decode_median_ms ({})",
+                                           real.at("total_ms").dump(), prefill_ms + decode_ms));
     if (real.contains("batch_size") && integer(real.at("batch_size"), "real.batch_size") != std::int64_t(r.prompt_lens.size()))
         throw invalid_argument(fmt::format("expected real.batch_size to equal the {} prompt_lengths, got {}", r.prompt_lens.size(),
                                            real.at("batch_size").dump()));
+    const std::int64_t prompt_tokens = std::accumulate(r.prompt_lens.begin(), r.prompt_lens.end(), std::int64_t{0});
+    if (real.contains("total_prefill_tokens") && integer(real.at("total_prefill_tokens"), "real.total_prefill_tokens") != prompt_tokens)
+        throw invalid_argument(fmt::format("expected real.total_prefill_tokens to equal the sum of prompt_lengths, {}, got {}",
+                                           prompt_tokens, real.at("total_prefill_tokens").dump()));
     return p;
 }
 

@@ -244,6 +244,8 @@ inline void note_unmodelled_fields(const json::value& root, model_config& m) {
         malformed(*window, "expected sliding_window a whole number of tokens (0 or null: none), got " +
                   (window->type == json::value::kind::number ? number_text(window->number) : std::string("another value")));
     const json::value* use_window = member(root, "use_sliding_window");
+    if (use_window != nullptr && use_window->type != json::value::kind::boolean)
+        malformed(*use_window, "expected true or false for \"use_sliding_window\", got another value");
     const bool window_on = window != nullptr && window->type == json::value::kind::number && window->number > 0 &&
                            (use_window == nullptr || (use_window->type == json::value::kind::boolean && use_window->boolean));
     if (window_on && (m.max_position == 0 || window->number < double(m.max_position)))
@@ -290,6 +292,8 @@ inline void note_unmodelled_fields(const json::value& root, model_config& m) {
     m.kv_heads = small_integer(root, "num_key_value_heads", source, false, m.heads);
     m.vocab = integer(root, "vocab_size", source, true);
     m.max_position = integer(root, "max_position_embeddings", source, false);
+    if (const json::value* v = member(root, "max_position_embeddings"); v != nullptr && m.max_position == 0)
+        throw load_error(std::string(source), v->line, 0, "expected max_position_embeddings > 0 (leave it out when unknown), got 0");
     // head_dim: absent (or null) means hidden / heads; it may differ from that (Qwen3-32B).
     m.head_dim = small_integer(root, "head_dim", source, false, m.heads > 0 ? m.hidden / m.heads : 0);
     if (m.heads > 0 && member(root, "head_dim") == nullptr && m.hidden % m.heads != 0)
@@ -301,16 +305,26 @@ inline void note_unmodelled_fields(const json::value& root, model_config& m) {
     m.qkv_bias = m.qkv_bias || boolean(root, "attention_bias", source, false);
     m.tie_embeddings = boolean(root, "tie_word_embeddings", source, m.tie_embeddings);
     // Experts: Mixtral names them num_local_experts (expert size = intermediate_size); Qwen3-MoE num_experts
-    // with moe_intermediate_size.
-    const std::int64_t local = integer(root, "num_local_experts", source, false);
-    m.experts = small_integer(root, local > 0 ? "num_local_experts" : "num_experts", source, false);
+    // with moe_intermediate_size. A typed config is read by its type's names, as Hugging Face reads it (a dense
+    // type has no experts whatever fields it carries); an untyped one by whichever names it has.
+    const bool dense_type = m.model_type == "llama" || m.model_type == "mistral" || m.model_type == "qwen2" || m.model_type == "qwen3";
+    const std::int64_t local = m.model_type == "qwen3_moe" || dense_type ? 0 : integer(root, "num_local_experts", source, false);
+    m.experts = dense_type ? 0 : small_integer(root, local > 0 || m.model_type == "mixtral" ? "num_local_experts" : "num_experts", source, false);
+    if (dense_type && (member(root, "num_local_experts") != nullptr || member(root, "num_experts") != nullptr))
+        m.unmodelled.push_back("num_experts / num_local_experts: model_type " + m.model_type +
+                               " has no experts, so these fields are ignored (as Hugging Face ignores them)");
     if (m.experts > 0) {
         m.experts_per_token = small_integer(root, "num_experts_per_tok", source, true);
         m.expert_intermediate = local > 0 ? integer(root, "intermediate_size", source, true)
                                           : integer(root, "moe_intermediate_size", source, true);
         m.intermediate = integer(root, "intermediate_size", source, false);
         const std::int64_t step = integer(root, "decoder_sparse_step", source, false, 1);
+        if (step == 0)
+            throw load_error(std::string(source), member(root, "decoder_sparse_step")->line, 0,
+                             "expected decoder_sparse_step >= 1 (every how many layers one is a MoE layer), got 0");
         const json::value* dense_layers = member(root, "mlp_only_layers");
+        if (dense_layers != nullptr && dense_layers->type != json::value::kind::array)
+            throw load_error(std::string(source), dense_layers->line, 0, "expected mlp_only_layers a list of layer indices, got another value");
         if (step > 1 || (dense_layers != nullptr && !dense_layers->items.empty()))
             throw load_error(std::string(source), 0, 0,
                              "expected every layer to be a MoE layer (decoder_sparse_step 1, no mlp_only_layers), got "
@@ -340,7 +354,10 @@ inline void note_unmodelled_fields(const json::value& root, model_config& m) {
     try {
         validate(m);
     } catch (const invalid_argument& e) {
-        throw load_error(std::string(source), 0, 0, std::string("expected a consistent config, got: ") + e.what());
+        // validate names the source itself; the load error adds it again, so quote the cause alone.
+        std::string cause = synperf::detail::message_of(e);
+        if (const std::string prefix = "model " + m.source + ": "; cause.starts_with(prefix)) cause.erase(0, prefix.size());
+        throw load_error(std::string(source), 0, 0, "expected a consistent config, got: " + cause);
     }
     return m;
 }
