@@ -46,6 +46,8 @@ case "$case" in
     expect_error "expected true or false for \"tie_word_embeddings\"" e2e --model "$work/tie.json" --gpu h100_sxm --prompt-lens 10
     sed 's/"max_position_embeddings": [0-9]*/"max_position_embeddings": 0/' "$src/test/data/e2e/mixtral-8x7b.json" > "$work/maxpos.json"
     expect_error "expected max_position_embeddings > 0 \(leave it out when unknown\), got 0" e2e --model "$work/maxpos.json" --gpu h100_sxm --prompt-lens 10
+    expect_error "requests x decode steps must be at most 2\^33 generated tokens, got 65536 x 1000000 = 65536000000" \
+      e2e --model qwen2.5-7b --gpu h100_sxm --batch 65536 --prompt-len 1 --decode-steps 1000000 --no-memory-check
     expect_error "--framework trtllm runs TensorRT-LLM's own attention kernels; --attention triton" \
       e2e --model qwen2.5-7b --gpu h100_sxm --framework trtllm --attention triton --prompt-lens 10
     # Development sets: an error names its case; measured times must be positive.

@@ -128,6 +128,11 @@ inline void validate(const run_request& r) {
                                       std::to_string(r.prompt_lens.size()));
     if (r.decode_steps < 0 || r.decode_steps > 1'000'000)
         synperf::detail::report_error("e2e: decode steps must be in 0..1000000, got " + std::to_string(r.decode_steps));
+    // Each limit alone admits runs whose prediction takes minutes (65536 requests x 10^6 steps); no batch generates that much.
+    if (const std::int64_t generated = std::int64_t(r.prompt_lens.size()) * r.decode_steps; generated > (std::int64_t{1} << 33))
+        synperf::detail::report_error("e2e: requests x decode steps must be at most 2^33 generated tokens, got " +
+                                      std::to_string(r.prompt_lens.size()) + " x " + std::to_string(r.decode_steps) + " = " +
+                                      std::to_string(generated));
     validate_iteration_us(r.per_iteration_us);
     workload_detail::check_lengths(r.prompt_lens, "prompt length");  // before any sum of them can overflow
     if (r.model.max_position > 0)
