@@ -156,7 +156,7 @@ case "$case" in
     # One value per field, as a spec file allows: a repeated --set is refused, not silently overwritten.
     expect_error "--set dram_gbps is given twice \('dram_gbps=1000', ' dram_gbps = 2000'\)" predict gemm --gpu h100_sxm --set dram_gbps=1000 --set " dram_gbps = 2000" --m 8 --n 8 --k 8
     expect_error "--config excludes --default-config" predict moe --gpu h100_sxm --tokens 64 --hidden 4096 --inter 14336 --experts 8 --topk 2 --config 64,64,64,1,4,3 --default-config
-    expect_error "--rotary-dim: must be > 0 \\(leave it out to rotate the whole head\\)" predict elementwise --gpu h100_sxm --op rope --rows 128 --heads 32 --kv-heads 8 --head-dim 128 --rotary-dim 0
+    expect_error "--rotary-dim: must be > 0, got 0" predict elementwise --gpu h100_sxm --op rope --rows 128 --heads 32 --kv-heads 8 --head-dim 128 --rotary-dim 0
     printf '4096,4096,4096\n8,4096,4096\n' > "$work/headerless.csv"
     expect_error "headerless.csv:1: column '4096' appears twice \(columns 1 and 2\); is the header line missing\?" predict gemm --gpu h100_sxm --csv "$work/headerless.csv"
     # CLI11 alone says "Could not convert" for a value beyond an int option's range.

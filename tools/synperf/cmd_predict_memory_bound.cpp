@@ -328,12 +328,7 @@ void add_predict_memory_bound_commands(CLI::App& predict) {
     elem->add_option("--kv-heads", ew.kv_heads, "rope: key heads per rank (default: --heads)")->check(positive_number());
     elem->add_option("--head-dim", ew.head_dim, "rope: head size");
     elem->add_option("--rotary-dim", ew.rotary_dim, "rope: rotated dimensions (default: head size)")
-        ->check(CLI::Validator(
-            [](std::string& v) {  // 0 would read as "the whole head"; say so instead
-                return v.find_first_not_of('0') == std::string::npos ? std::string("must be > 0 (leave it out to rotate the whole head)")
-                                                                     : std::string();
-            },
-            "", "positive"));
+        ->check(positive_number());
     elem->add_option("--vocab", ew.vocab, "embedding: table rows per rank");
     elem->add_option("--gather", ew.gather,
                      "embedding: PyTorch's kernel for more than 16 rows: index_select (indexSelectLargeIndex, the PyTorch Vidur "
