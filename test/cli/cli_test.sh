@@ -157,6 +157,8 @@ case "$case" in
     expect_error "--set dram_gbps is given twice \('dram_gbps=1000', ' dram_gbps = 2000'\)" predict gemm --gpu h100_sxm --set dram_gbps=1000 --set " dram_gbps = 2000" --m 8 --n 8 --k 8
     expect_error "--config excludes --default-config" predict moe --gpu h100_sxm --tokens 64 --hidden 4096 --inter 14336 --experts 8 --topk 2 --config 64,64,64,1,4,3 --default-config
     expect_error "--rotary-dim: must be > 0, got 0" predict elementwise --gpu h100_sxm --op rope --rows 128 --heads 32 --kv-heads 8 --head-dim 128 --rotary-dim 0
+    printf '# shapes\nm,n,k\n8,4096,4096\n' > "$work/commented.csv"
+    expect_error "commented.csv:2: expected 1 fields, got 3 \(the first line must name the columns; is it a comment\?\)" predict gemm --gpu h100_sxm --csv "$work/commented.csv"
     printf '4096,4096,4096\n8,4096,4096\n' > "$work/headerless.csv"
     expect_error "headerless.csv:1: column '4096' appears twice \(columns 1 and 2\); is the header line missing\?" predict gemm --gpu h100_sxm --csv "$work/headerless.csv"
     # CLI11 alone says "Could not convert" for a value beyond an int option's range.

@@ -203,7 +203,8 @@ private:
             }
             if (count != header_.size())
                 throw load_error(source_, line_no, 0,
-                                 "expected " + std::to_string(header_.size()) + " fields, got " + std::to_string(count));
+                                 "expected " + std::to_string(header_.size()) + " fields, got " + std::to_string(count) +
+                                     (header_.size() == 1 && count > 1 ? " (the first line must name the columns; is it a comment?)" : ""));
             lines_.push_back(line_no);
         }
         if (!have_header) throw load_error(source_, 1, 0, "expected a header line, got an empty file");
