@@ -48,12 +48,9 @@ struct gpu_choice {
         });
         app.add_option("--set", overrides, "override one GPU field, e.g. --set dram_gbps=4000")->take_all();
     }
-    /// The field a `--set FIELD=VALUE` names (what precedes '=', blanks trimmed).
-    [[nodiscard]] static std::string override_field(const std::string& assignment) {
-        std::string field = assignment.substr(0, assignment.find('='));
-        const auto first = field.find_first_not_of(" \t");
-        const auto last = field.find_last_not_of(" \t");
-        return first == std::string::npos ? std::string() : field.substr(first, last - first + 1);
+    /// The field a `--set FIELD=VALUE` names, trimmed as `gpu::apply_override` reads it.
+    [[nodiscard]] static std::string override_field(std::string_view assignment) {
+        return std::string(gpu::detail::trim(assignment.substr(0, assignment.find('='))));
     }
     /// Whether `--gpu` names several GPUs: a comma-separated list, or `all` (the whole catalogue).
     [[nodiscard]] bool is_list() const { return name == "all" || name.find(',') != std::string::npos; }
