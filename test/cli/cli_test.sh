@@ -45,6 +45,11 @@ case "$case" in
       "$synperf" predict "$fam" --gpu h100_sxm --csv "$work/shapes.csv" --json | grep -c '"latency_us"' | grep -qx 2 \
         || fail "$fam --csv --json: expected two rows"
     done
+    # --csv --json prints its array row by row: one array of two objects, indented as one document.
+    out="$("$synperf" predict gemm --gpu h100_sxm --csv "$work/shapes.csv" --json)" || fail "gemm --csv --json"
+    [[ "$(head -1 <<<"$out")" == "[" && "$(sed -n 2p <<<"$out")" == "  {" && "$(tail -1 <<<"$out")" == "]" \
+       && "$(grep -c '^  },$' <<<"$out")" -eq 1 && "$(grep -c '^  }$' <<<"$out")" -eq 1 \
+       && "$(grep -c '^    "latency_us": ' <<<"$out")" -eq 2 ]] || fail "gemm --csv --json: not one array of two rows: $out"
     printf 'm,n,k\n64,4096,4096\n64,4096,4095\n' > "$work/bad_fp8.csv"
     expect_error "bad_fp8.csv:3: gemm_fp8: k must be a multiple of 16" predict gemm_fp8 --gpu h100_sxm --csv "$work/bad_fp8.csv"
     printf 'm,n,k\n1,2,3\n3000000000,4,4\n' > "$work/big.csv"

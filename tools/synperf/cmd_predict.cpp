@@ -89,7 +89,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
     const runtime_predictor<family::gemm> pred(g.numbers, cost::mlp_cost(net));
 
     measured_report measured(input.measured_us);
-    nlohmann::json rows = nlohmann::json::array();
+    json_document doc(o.json, !o.csv.empty());
     if (!o.csv.empty() && !o.json && o.print_header)
         fmt::print("gpu,m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,split_k,waves{}\n", measured.header_columns());
     for (std::size_t i = 0; i < problems.size(); ++i) {
@@ -98,8 +98,9 @@ void run_predict_gemm(const predict_gemm_options& o) {
         const family::gemm_config c = family::gemm::plan(p, g.numbers).config;
         const auto warnings = outside_training_range(*net, r.features, r.efficiency);
         if (o.json) {
-            rows.push_back(to_json(g, p, o.framework, r, c, warnings));
-            measured.add_json_fields(rows.back(), i, r.latency_us);
+            nlohmann::json row = to_json(g, p, o.framework, r, c, warnings);
+            measured.add_json_fields(row, i, r.latency_us);
+            doc.add(row);
         } else if (!o.csv.empty()) {
             fmt::print("{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}x{}x{},{},{:.3f}{}\n", g.name, p.m, p.n, p.k, r.latency_us, r.efficiency,
                        r.theoretical_us, r.bottleneck, c.bm, c.bn, c.bk, c.split_k, r.kernels.front().waves,
@@ -108,7 +109,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
             print_text(g, p, o.framework, r, c, warnings);
         }
     }
-    if (o.json) fmt::print("{}\n", (o.csv.empty() ? rows[0] : rows).dump(2));
+    doc.finish();
     measured.print_summary(g.name);
 }
 

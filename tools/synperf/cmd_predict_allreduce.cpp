@@ -93,7 +93,7 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
     if (o.print_header && !o.json)
         fmt::print("gpu,gpus,bytes,latency_us,efficiency,theoretical_us,algorithm{}\n", measured.header_columns());
-    nlohmann::json rows = nlohmann::json::array();
+    json_document doc(o.json, true);
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const family::allreduce_problem& p = problems[i];
         // One GPU communicates nothing: 0 us, its own bound.
@@ -106,13 +106,13 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
                                {"bytes", p.bytes}, {"system", sys.name}, {"latency_us", r.latency_us}, {"efficiency", efficiency},
                                {"theoretical_us", r.theoretical_us}, {"algorithm", algorithm}};
             measured.add_json_fields(row, i, r.latency_us);
-            rows.push_back(std::move(row));
+            doc.add(row);
             continue;
         }
         fmt::print("{},{},{},{:.4f},{:.4f},{:.4f},{}{}\n", g.name, p.gpus, p.bytes, r.latency_us, efficiency, r.theoretical_us,
                    algorithm, measured.csv_fields(i, r.latency_us));
     }
-    if (o.json) fmt::print("{}\n", rows.dump(2));
+    doc.finish();
     measured.print_summary(g.name);
 }
 

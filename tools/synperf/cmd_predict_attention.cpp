@@ -180,7 +180,7 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
     auto net = attention_model(problems.empty() ? at::phase::prefill : problems.front().stage, o.weights);
     check_weights_for<F>(*net, o.weights);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
-    nlohmann::json out = nlohmann::json::array();
+    json_document doc(o.json, true);
     if (!o.json && o.print_header)
         fmt::print("gpu,framework,phase,batch,seq,heads,kv_heads,head_dim,window,latency_us,efficiency,theoretical_us,bottleneck,"
                    "implementation{}\n",
@@ -190,19 +190,20 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
         const prediction r = pred.predict(p, o.framework);
         const std::string impl(at::to_string(implementations[i]));
         if (o.json) {
-            out.push_back({{"gpu", g.name}, {"family", F::name}, {"framework", o.framework}, {"batch", rows[i].batch},
+            nlohmann::json row{{"gpu", g.name}, {"family", F::name}, {"framework", o.framework}, {"batch", rows[i].batch},
                            {"seq", rows[i].seq}, {"heads", p.heads}, {"kv_heads", p.kv_heads}, {"head_dim", p.head_dim},
                            {"window", p.window}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
                            {"theoretical_us", r.theoretical_us}, {"bottleneck", r.bottleneck}, {"implementation", impl},
-                           {"warnings", outside_training_range(*net, r.features, r.efficiency)}});
-            measured.add_json_fields(out.back(), i, r.latency_us);
+                           {"warnings", outside_training_range(*net, r.features, r.efficiency)}};
+            measured.add_json_fields(row, i, r.latency_us);
+            doc.add(row);
             continue;
         }
         fmt::print("{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}{}\n", g.name, o.framework, at::to_string(p.stage), rows[i].batch,
                    rows[i].seq, p.heads, p.kv_heads, p.head_dim, p.window, r.latency_us, r.efficiency, r.theoretical_us,
                    r.bottleneck, impl, measured.csv_fields(i, r.latency_us));
     }
-    if (o.json) fmt::print("{}\n", out.dump(2));
+    doc.finish();
     measured.print_summary(g.name);
 }
 

@@ -93,7 +93,7 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
     const runtime_predictor<family::fp8_linear> pred(g.numbers, cost::mlp_cost(net));
 
     measured_report measured(input.measured_us);
-    nlohmann::json rows = nlohmann::json::array();
+    json_document doc(o.json, !o.csv.empty());
     if (!o.csv.empty() && !o.json && o.print_header)
         fmt::print("gpu,framework,m,n,k,latency_us,efficiency,theoretical_us,kernel_floor_us,bottleneck,gemm{}\n",
                    measured.header_columns());
@@ -103,8 +103,9 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
         const prediction r = pred.predict(p, o.framework);
         const auto warnings = outside_training_range(*net, r.features, r.efficiency);
         if (o.json) {
-            rows.push_back(to_json(g, o.framework, p, plan, r, warnings));
-            measured.add_json_fields(rows.back(), i, r.latency_us);
+            nlohmann::json row = to_json(g, o.framework, p, plan, r, warnings);
+            measured.add_json_fields(row, i, r.latency_us);
+            doc.add(row);
         } else if (!o.csv.empty()) {
             const std::string gemm = plan.cuda_core_gemm ? std::string("cuda_core")
                                                          : fmt::format("{}x{}x{}", plan.gemm.bm, plan.gemm.bn, plan.gemm.bk);
@@ -114,7 +115,7 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
             print_text(g, o.framework, p, plan, r, warnings);
         }
     }
-    if (o.json) fmt::print("{}\n", (o.csv.empty() ? rows[0] : rows).dump(2));
+    doc.finish();
     measured.print_summary(g.name);
 }
 

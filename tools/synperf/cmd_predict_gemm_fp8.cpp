@@ -77,7 +77,7 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
     const runtime_predictor<family::gemm_fp8> pred(g.numbers, cost::mlp_cost(net));
 
     measured_report measured(input.measured_us);
-    nlohmann::json rows = nlohmann::json::array();
+    json_document doc(o.json, !o.csv.empty());
     if (!o.csv.empty() && !o.json && o.print_header)
         fmt::print("gpu,m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,schedule,waves{}\n", measured.header_columns());
     for (std::size_t i = 0; i < problems.size(); ++i) {
@@ -86,8 +86,9 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
         const prediction r = pred.predict(p, "vllm");
         const auto warnings = outside_training_range(*net, r.features, r.efficiency);
         if (o.json) {
-            rows.push_back(to_json(g, p, r, c, warnings));
-            measured.add_json_fields(rows.back(), i, r.latency_us);
+            nlohmann::json row = to_json(g, p, r, c, warnings);
+            measured.add_json_fields(row, i, r.latency_us);
+            doc.add(row);
         } else if (!o.csv.empty()) {
             fmt::print("{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}x{}x{},{},{:.3f}{}\n", g.name, p.m, p.n, p.k, r.latency_us,
                        r.efficiency, r.theoretical_us, r.bottleneck, c.bm, c.bn, c.bk, family::to_string(c.schedule),
@@ -96,7 +97,7 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
             print_text(g, p, r, c, warnings);
         }
     }
-    if (o.json) fmt::print("{}\n", (o.csv.empty() ? rows[0] : rows).dump(2));
+    doc.finish();
     measured.print_summary(g.name);
 }
 

@@ -96,7 +96,7 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
     auto net = predict_model(o.weights, embedded, F::name);
     check_weights_for<F>(*net, o.weights);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
-    nlohmann::json out = nlohmann::json::array();
+    json_document doc(o.json, true);
     if (!o.json && o.print_header) {
         fmt::print("gpu,framework");
         for (const auto& c : sizes) fmt::print(",{}", c.name);
@@ -111,7 +111,7 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
             row.update(nlohmann::json{{"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
                                       {"bottleneck", r.bottleneck}, {"warnings", outside_training_range(*net, r.features, r.efficiency)}});
             measured.add_json_fields(row, i, r.latency_us);
-            out.push_back(std::move(row));
+            doc.add(row);
             continue;
         }
         fmt::print("{},{}", g.name, framework);
@@ -119,7 +119,7 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
         fmt::print(",{:.4f},{:.4f},{:.4f},{}{}\n", r.latency_us, r.efficiency, r.theoretical_us, r.bottleneck,
                    measured.csv_fields(i, r.latency_us));
     }
-    if (o.json) fmt::print("{}\n", out.dump(2));
+    doc.finish();
     measured.print_summary(g.name);
 }
 

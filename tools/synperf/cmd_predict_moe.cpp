@@ -84,7 +84,7 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");
     check_weights_for<family::moe>(*net, o.weights);
     const runtime_predictor<family::moe> pred(g.numbers, cost::mlp_cost(net));
-    nlohmann::json rows = nlohmann::json::array();
+    json_document doc(o.json, true);
     if (!o.json && o.print_header)
         fmt::print("gpu,tokens,hidden,inter,experts,topk,tp,ep,dtype,latency_us,efficiency,theoretical_us,bottleneck,config{}\n",
                    measured.header_columns());
@@ -94,19 +94,20 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
         const prediction r = pred.predict(p, "sglang");
         const std::string config = fmt::format("{}x{}x{}_g{}_w{}_s{}", c.bm, c.bn, c.bk, c.group_m, c.warps, c.stages);
         if (o.json) {
-            rows.push_back({{"gpu", g.name}, {"tokens", p.tokens}, {"hidden", p.hidden}, {"inter", p.inter}, {"experts", p.experts},
+            nlohmann::json row{{"gpu", g.name}, {"tokens", p.tokens}, {"hidden", p.hidden}, {"inter", p.inter}, {"experts", p.experts},
                             {"topk", p.topk}, {"tp", p.tp}, {"ep", p.ep}, {"dtype", std::string(family::to_string(p.dtype))},
                             {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
                             {"bottleneck", r.bottleneck}, {"config", config},
-                            {"warnings", outside_training_range(*net, r.features, r.efficiency)}});
-            measured.add_json_fields(rows.back(), i, r.latency_us);
+                            {"warnings", outside_training_range(*net, r.features, r.efficiency)}};
+            measured.add_json_fields(row, i, r.latency_us);
+            doc.add(row);
         } else {
             fmt::print("{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}{}\n", g.name, p.tokens, p.hidden, p.inter, p.experts,
                        p.topk, p.tp, p.ep, family::to_string(p.dtype), r.latency_us, r.efficiency, r.theoretical_us, r.bottleneck,
                        config, measured.csv_fields(i, r.latency_us));
         }
     }
-    if (o.json) fmt::print("{}\n", rows.dump(2));
+    doc.finish();
     measured.print_summary(g.name);
 }
 

@@ -84,7 +84,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE_KERNEL, "moe_kernel");
     check_weights_for<family::moe_kernel>(*net, o.weights);
     const runtime_predictor<family::moe_kernel> pred(g.numbers, cost::mlp_cost(net));
-    nlohmann::json rows = nlohmann::json::array();
+    json_document doc(o.json, !o.csv.empty());
     if (!o.csv.empty() && !o.json && o.print_header)
         fmt::print("gpu,weight,tokens,hidden,inter,experts,topk,config,latency_us,efficiency,theoretical_us,bottleneck,grid_ctas,"
                    "empty_ctas{}\n",
@@ -96,7 +96,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
         const prediction r = pred.predict(p, "triton");
         const auto warnings = outside_training_range(*net, r.features, r.efficiency);
         if (o.json) {
-            rows.push_back({{"gpu", g.name}, {"family", family::moe_kernel::name}, {"weight", std::string(family::to_string(p.weight))},
+            nlohmann::json row{{"gpu", g.name}, {"family", family::moe_kernel::name}, {"weight", std::string(family::to_string(p.weight))},
                             {"tokens", p.tokens}, {"hidden", p.hidden}, {"inter", p.inter}, {"experts", p.experts}, {"topk", p.topk},
                             {"config", {{"block_m", p.config.bm}, {"block_n", p.config.bn}, {"block_k", p.config.bk},
                                         {"group_m", p.config.group_m}, {"num_warps", p.config.warps}, {"num_stages", p.config.stages}}},
@@ -108,8 +108,9 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
                                       {"weight_bytes", l.weight_bytes}}},
                             {"padding", {{"num_tokens_post_padded", plan.alignment.post_padded}, {"sorted_ids_buffer", plan.alignment.buffer}}},
                             {"active_experts", plan.routing.active_experts()},
-                            {"warnings", warnings}});
-            measured.add_json_fields(rows.back(), i, r.latency_us);
+                            {"warnings", warnings}};
+            measured.add_json_fields(row, i, r.latency_us);
+            doc.add(row);
         } else if (!o.csv.empty()) {
             fmt::print("{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{},{}{}\n", g.name, family::to_string(p.weight), p.tokens, p.hidden,
                        p.inter, p.experts, p.topk, config_name(p.config), r.latency_us, r.efficiency, r.theoretical_us, r.bottleneck,
@@ -129,7 +130,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
             for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
         }
     }
-    if (o.json) fmt::print("{}\n", (o.csv.empty() ? rows[0] : rows).dump(2));
+    doc.finish();
     measured.print_summary(g.name);
 }
 

@@ -209,6 +209,49 @@ private:
     std::vector<double> predicted_;
 };
 
+/// The JSON document of a `predict` command, printed as it is made: one object for a single prediction, or, for a
+/// `--csv` run, the array of every row's object, each printed when it is added. The text is what
+/// `nlohmann::json::dump(2)` prints for the whole array, but only one row is held in memory. An array left open
+/// by an error is closed, so stdout stays one JSON document.
+class json_document {
+public:
+    /// `enabled`: the command was given `--json` (else every member does nothing); `array`: a `--csv` run.
+    json_document(bool enabled, bool array) : enabled_(enabled), array_(array) {}
+    json_document(const json_document&) = delete;
+    json_document& operator=(const json_document&) = delete;
+    ~json_document() { finish(); }
+
+    void add(const nlohmann::json& row) {
+        if (!enabled_) return;
+        if (!array_) {
+            fmt::print("{}\n", row.dump(2));
+            return;
+        }
+        // Raw newlines in a dump are only between members (strings escape theirs): indent every line one level.
+        std::string text = row.dump(2);
+        std::string indented = "  ";
+        indented.reserve(text.size() + text.size() / 8);
+        for (const char c : text) {
+            indented += c;
+            if (c == '\n') indented += "  ";
+        }
+        fmt::print("{}{}", rows_ == 0 ? "[\n" : ",\n", indented);
+        ++rows_;
+    }
+    /// Closes the array (`[]` when no row was added); a single object needs nothing.
+    void finish() {
+        if (!enabled_ || !array_ || finished_) return;
+        finished_ = true;
+        fmt::print("{}\n", rows_ == 0 ? "[]" : "\n]");
+    }
+
+private:
+    bool enabled_;
+    bool array_;
+    bool finished_ = false;
+    std::size_t rows_ = 0;
+};
+
 /// One shape of a `predict … --csv FILE` for the GEMM-like families and the line it came from (0: the flags).
 struct mnk_row {
     std::int64_t m = 0, n = 0, k = 0;
