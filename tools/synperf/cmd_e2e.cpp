@@ -163,30 +163,16 @@ prepared make_request(const e2e_options& o, gpu::runtime_gpu gpu, std::string ca
     return p;
 }
 
-/// The attention implementation the run uses on its GPU. vLLM picks it per GPU and shape (`default_attention` leaves
-/// it to the attention family's backend policy), so ask that policy for this model's decode on one GPU of the run.
+/// The attention implementation the run's decode steps use on its GPU (the first step's KV lengths); `automatic`
+/// when the model or the GPU cannot run it, which the prediction itself reports.
 at::kernel_impl attention_of(const prepared& p) {
-    const e2e::deployment& d = p.request.deploy;
-    const at::kernel_impl k = d.attention == at::kernel_impl::automatic ? e2e::default_attention(d.fw, p.gpu.numbers) : d.attention;
-    if (k != at::kernel_impl::automatic) return k;
-    const e2e::model_config& m = p.request.model;
-    at::attention_problem a;
+    const e2e::run_request& r = p.request;
+    std::vector<std::int64_t> kv_lens(r.prompt_lens);
+    for (std::int64_t& kv : kv_lens) ++kv;
     try {
-        const e2e::tp_heads h = e2e::split_heads(m, d.tp);
-        a.heads = h.heads;
-        a.kv_heads = h.kv_heads;
+        return e2e::decode_attention_kernel(r.model, r.deploy, p.gpu.numbers, kv_lens);
     } catch (const synperf::error&) {
-        return k;  // the model does not split this way: the run itself says why
-    }
-    a.stage = at::phase::decode;
-    a.head_dim = m.head_dim;
-    a.kv_type = d.fp8_kv ? at::kv_dtype::fp8 : at::kv_dtype::bf16;
-    a.backend = at::framework::vllm;
-    a.requests = at::uniform_batch(std::int64_t(p.request.prompt_lens.size()), 1, p.request.prompt_lens.front() + 1);
-    try {
-        return at::choose_kernel(a, p.gpu.numbers);
-    } catch (const synperf::error&) {
-        return k;  // no kernel runs it: the run itself says why
+        return at::kernel_impl::automatic;
     }
 }
 

@@ -31,6 +31,7 @@
 
 #include "synperf/e2e/model_config.hpp"
 #include "synperf/error.hpp"
+#include "synperf/family/attention/backend.hpp"
 #include "synperf/family/attention/problem.hpp"
 #include "synperf/family/gemm.hpp"
 #include "synperf/gpu/numbers.hpp"
@@ -365,6 +366,14 @@ inline void check_lengths(std::span<const std::int64_t> lens, const char* what) 
                                           " must be in 1..2^24, got " + std::to_string(lens[i]));
 }
 
+/// The attention op of a decode iteration: one new token per request over `kv_lens` cached tokens.
+inline family::attention::attention_problem decode_attention(const builder& b, std::span<const std::int64_t> kv_lens) {
+    family::attention::attention_problem a = b.attention_base(true);
+    const std::vector<std::int64_t> ones(kv_lens.size(), 1);
+    a.requests = groups(ones, kv_lens);
+    return a;
+}
+
 }  // namespace workload_detail
 
 /// The prefill iteration of a batch of prompts (no cached prefix): ragged attention over the prompts.
@@ -389,11 +398,18 @@ inline void check_lengths(std::span<const std::int64_t> lens, const char* what) 
     b.it.tokens = std::int64_t(kv_lens.size());
     b.it.requests = b.it.tokens;
     b.it.decode = true;
-    family::attention::attention_problem a = b.attention_base(true);
-    const std::vector<std::int64_t> ones(kv_lens.size(), 1);
-    a.requests = workload_detail::groups(ones, kv_lens);
-    b.build(a, b.it.requests);
+    b.build(workload_detail::decode_attention(b, kv_lens), b.it.requests);
     return std::move(b.it);
+}
+
+/// The attention kernel a decode iteration over `kv_lens` runs: the deployment's, else the one its framework picks
+/// for this model's heads and this GPU (vLLM chooses per GPU and shape).
+[[nodiscard]] inline family::attention::kernel_impl decode_attention_kernel(const model_config& m, const deployment& d,
+                                                                            const gpu::gpu_numbers& g,
+                                                                            std::span<const std::int64_t> kv_lens) {
+    workload_detail::check_lengths(kv_lens, "KV length");
+    const workload_detail::builder b{m, d, g, split_heads(m, d.tp), {}};
+    return family::attention::choose_kernel(workload_detail::decode_attention(b, kv_lens), g);
 }
 
 }  // namespace synperf::e2e
