@@ -244,6 +244,7 @@ case "$case" in
       predict allreduce --gpu h100_sxm --gpus 4 --bytes 1048576 --topology nvswitch --gpus-per-node -5
     # GPU specs: a display name is one printable line; a UTF-8 byte-order mark is not part of the first key.
     expect_error "expected printable text, got a control character \\(code 10\\)" predict gemm --gpu h100_sxm --set "display_name=$(printf 'a\nb')" --m 8 --n 8 --k 8
+    expect_error "--set name=: expected an id of letters, digits, '_', '-' or '.', got ''" predict gemm --gpu h100_sxm --set name= --m 8 --n 8 --k 8
     printf '\xef\xbb\xbfname = bom_gpu\nbase = h100_sxm\n' > "$work/bom.spec"
     "$synperf" predict gemm --gpu-spec "$work/bom.spec" --m 8 --n 8 --k 8 | grep -q "on bom_gpu" || fail "a spec file with a BOM"
     # A spreadsheet's CSV export: a byte-order mark and CRLF line ends.
