@@ -191,10 +191,10 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
         const std::string impl(at::to_string(implementations[i]));
         if (o.json) {
             nlohmann::json row{{"gpu", g.name}, {"family", F::name}, {"framework", o.framework}, {"batch", rows[i].batch},
-                           {"seq", rows[i].seq}, {"heads", p.heads}, {"kv_heads", p.kv_heads}, {"head_dim", p.head_dim},
-                           {"window", p.window}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
-                           {"theoretical_us", r.theoretical_us}, {"bottleneck", r.bottleneck}, {"implementation", impl},
-                           {"warnings", outside_training_range(*net, r.features, r.efficiency)}};
+                               {"seq", rows[i].seq}, {"heads", p.heads}, {"kv_heads", p.kv_heads}, {"head_dim", p.head_dim},
+                               {"window", p.window}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
+                               {"theoretical_us", r.theoretical_us}, {"bottleneck", r.bottleneck}, {"implementation", impl},
+                               {"warnings", outside_training_range(*net, r.features, r.efficiency)}};
             measured.add_json_fields(row, i, r.latency_us);
             doc.add(row);
             continue;

@@ -95,10 +95,10 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
         const std::string config = fmt::format("{}x{}x{}_g{}_w{}_s{}", c.bm, c.bn, c.bk, c.group_m, c.warps, c.stages);
         if (o.json) {
             nlohmann::json row{{"gpu", g.name}, {"tokens", p.tokens}, {"hidden", p.hidden}, {"inter", p.inter}, {"experts", p.experts},
-                            {"topk", p.topk}, {"tp", p.tp}, {"ep", p.ep}, {"dtype", std::string(family::to_string(p.dtype))},
-                            {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
-                            {"bottleneck", r.bottleneck}, {"config", config},
-                            {"warnings", outside_training_range(*net, r.features, r.efficiency)}};
+                               {"topk", p.topk}, {"tp", p.tp}, {"ep", p.ep}, {"dtype", std::string(family::to_string(p.dtype))},
+                               {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
+                               {"bottleneck", r.bottleneck}, {"config", config},
+                               {"warnings", outside_training_range(*net, r.features, r.efficiency)}};
             measured.add_json_fields(row, i, r.latency_us);
             doc.add(row);
         } else {

@@ -97,18 +97,19 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
         const auto warnings = outside_training_range(*net, r.features, r.efficiency);
         if (o.json) {
             nlohmann::json row{{"gpu", g.name}, {"family", family::moe_kernel::name}, {"weight", std::string(family::to_string(p.weight))},
-                            {"tokens", p.tokens}, {"hidden", p.hidden}, {"inter", p.inter}, {"experts", p.experts}, {"topk", p.topk},
-                            {"config", {{"block_m", p.config.bm}, {"block_n", p.config.bn}, {"block_k", p.config.bk},
-                                        {"group_m", p.config.group_m}, {"num_warps", p.config.warps}, {"num_stages", p.config.stages}}},
-                            {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
-                            {"bottleneck", r.bottleneck},
-                            {"gemm", {{"n", l.n}, {"k", l.k}, {"em", l.em}, {"grid_m", l.grid_m}, {"grid_n", l.grid_n},
-                                      {"grid_ctas", l.grid}, {"active_ctas", l.active_ctas}, {"empty_ctas", l.empty_ctas},
-                                      {"threads", l.threads}, {"smem_bytes", l.smem_bytes}, {"useful_flop", l.useful_flop},
-                                      {"weight_bytes", l.weight_bytes}}},
-                            {"padding", {{"num_tokens_post_padded", plan.alignment.post_padded}, {"sorted_ids_buffer", plan.alignment.buffer}}},
-                            {"active_experts", plan.routing.active_experts()},
-                            {"warnings", warnings}};
+                               {"tokens", p.tokens}, {"hidden", p.hidden}, {"inter", p.inter}, {"experts", p.experts}, {"topk", p.topk},
+                               {"config", {{"block_m", p.config.bm}, {"block_n", p.config.bn}, {"block_k", p.config.bk},
+                                           {"group_m", p.config.group_m}, {"num_warps", p.config.warps}, {"num_stages", p.config.stages}}},
+                               {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
+                               {"bottleneck", r.bottleneck},
+                               {"gemm", {{"n", l.n}, {"k", l.k}, {"em", l.em}, {"grid_m", l.grid_m}, {"grid_n", l.grid_n},
+                                         {"grid_ctas", l.grid}, {"active_ctas", l.active_ctas}, {"empty_ctas", l.empty_ctas},
+                                         {"threads", l.threads}, {"smem_bytes", l.smem_bytes}, {"useful_flop", l.useful_flop},
+                                         {"weight_bytes", l.weight_bytes}}},
+                               {"padding",
+                                {{"num_tokens_post_padded", plan.alignment.post_padded}, {"sorted_ids_buffer", plan.alignment.buffer}}},
+                               {"active_experts", plan.routing.active_experts()},
+                               {"warnings", warnings}};
             measured.add_json_fields(row, i, r.latency_us);
             doc.add(row);
         } else if (!o.csv.empty()) {
