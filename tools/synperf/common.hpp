@@ -219,7 +219,12 @@ public:
     json_document(bool enabled, bool array) : enabled_(enabled), array_(array) {}
     json_document(const json_document&) = delete;
     json_document& operator=(const json_document&) = delete;
-    ~json_document() { finish(); }
+    ~json_document() {
+        try {
+            finish();
+        } catch (...) {  // closing the array while an error unwinds is best effort: the error is what gets reported
+        }
+    }
 
     void add(const nlohmann::json& row) {
         if (!enabled_) return;
