@@ -201,6 +201,24 @@ TEST_CASE("predictor: an unknown framework throws and lists the known ones") {
                          synperf::invalid_argument);
 }
 
+namespace {
+
+/// The bound term a kernel's bottleneck names.
+double bound_term(const synperf::kernel_report& k) {
+    const synperf::bound_terms& b = k.bound;
+    if (k.bottleneck == "tensor") return b.tensor_us;
+    if (k.bottleneck == "fma") return b.fma_us;
+    if (k.bottleneck == "xu") return b.xu_us;
+    if (k.bottleneck == "dram") return b.dram_us;
+    if (k.bottleneck == "l2") return b.l2_us;
+    if (k.bottleneck == "latency") return b.latency_us;
+    if (k.bottleneck == "launch") return b.launch_us;
+    FAIL("unknown bottleneck " << k.bottleneck);
+    return 0;
+}
+
+}  // namespace
+
 TEST_CASE("predictor: a prediction's kernels, waves and bottleneck are filled") {
     const predictor<hw::h100_sxm, gemm, scheduler::min_heap_persistent, roofline_cost> h100;
     const predictor<hw::a100_sxm, gemm, scheduler::hardware_round_robin, roofline_cost> a100;
@@ -228,6 +246,10 @@ TEST_CASE("predictor: a prediction's kernels, waves and bottleneck are filled") 
             CHECK(k.theoretical_us >= 0);  // a split-K reduction adds nothing compulsory: it may be 0
             CHECK(!k.bottleneck.empty());
             CHECK(k.imbalance >= 1 - 1e-9);
+            // The bound is the largest of its terms, and the term named by the bottleneck.
+            CHECK(k.bound.max() == doctest::Approx(k.theoretical_us));
+            CHECK(bound_term(k) == doctest::Approx(k.theoretical_us));
+            CHECK(k.scheduled_us >= k.theoretical_us);
             sum += k.theoretical_us;
         }
         CHECK(r.theoretical_us == doctest::Approx(sum));

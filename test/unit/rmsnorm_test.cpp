@@ -132,6 +132,15 @@ TEST_CASE("rmsnorm: the floor adds the waves' memory rounds and CTA dispatches t
     const double floor_cycles = rounds_cycles + footprint / a100.l2_bytes_per_clk();
     CHECK(r.theoretical_us == doctest::Approx(floor_cycles / a100.tensor_clock_mhz));
     CHECK(r.bottleneck == "latency");
+    // The report's bound terms: the floor binds; the FMA work (3 per element and the block reduction's adds) and the
+    // footprint at L2 bandwidth are there too, no tensor work and no DRAM term.
+    const synperf::bound_terms& b = r.kernels.front().bound;
+    CHECK(b.latency_us == doctest::Approx(r.theoretical_us));
+    CHECK(b.l2_us == doctest::Approx(footprint / a100.l2_bytes_per_clk() / a100.tensor_clock_mhz));
+    CHECK(b.fma_us > 0);
+    CHECK(b.tensor_us == 0.0);
+    CHECK(b.dram_us == 0.0);
+    CHECK(r.kernels.front().scheduled_us >= r.theoretical_us);
     // The model reads only counts of the launch: log2 of the waves, the busy SMs' share, the access width.
     REQUIRE(r.features.size() == rmsnorm::feature_count);
     CHECK(r.features[0] == doctest::Approx(std::log2(5.0)));

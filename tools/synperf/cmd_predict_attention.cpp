@@ -107,7 +107,8 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
         for (const auto& k : r.kernels)
             kernels.push_back({{"name", k.name}, {"tasks", k.tasks}, {"waves", k.waves}, {"ctas_per_sm", k.ctas_per_sm},
                                {"busy_sms", k.busy_sms}, {"theoretical_us", k.theoretical_us}, {"bottleneck", k.bottleneck},
-                               {"imbalance", k.imbalance}, {"kind", k.kind}, {"priced_apart", k.priced_apart}});
+                               {"imbalance", k.imbalance}, {"kind", k.kind}, {"priced_apart", k.priced_apart},
+                               {"bound_us", bound_json(k)}, {"scheduled_us", k.scheduled_us}});
         const nlohmann::json out{{"gpu", g.name}, {"family", F::name}, {"framework", o.framework},
                                  {"implementation", std::string(at::to_string(plan.implementation))}, {"variant", plan.variant},
                                  {"batch", p.batch()}, {"q_tokens", p.q_tokens()}, {"kv_tokens", p.kv_tokens()},
@@ -127,6 +128,7 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
+    print_bound_terms(r);
     if (r.kernel_floor_us > r.theoretical_us)
         fmt::print("  kernel floor {:.3f} us (its kernels' least time as decomposed{})\n", r.kernel_floor_us,
                    r.latency_us - r.priced_apart_us > r.kernel_floor_us ? ""

@@ -41,7 +41,8 @@ nlohmann::json to_json(const gpu::runtime_gpu& g, const std::string& framework, 
     const family::gemm_fp8_config& c = plan.gemm;
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& k : r.kernels)
-        kernels.push_back({{"name", k.name}, {"theoretical_us", k.theoretical_us}, {"waves", k.waves}, {"busy_sms", k.busy_sms}});
+        kernels.push_back({{"name", k.name}, {"theoretical_us", k.theoretical_us}, {"waves", k.waves}, {"busy_sms", k.busy_sms},
+                           {"bound_us", bound_json(k)}, {"scheduled_us", k.scheduled_us}});
     nlohmann::json out{{"gpu", g.name}, {"family", family::fp8_linear::name}, {"framework", framework},
                        {"m", p.m}, {"n", p.n}, {"k", p.k}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
                        {"theoretical_us", r.theoretical_us}, {"kernel_floor_us", r.kernel_floor_us},
@@ -60,6 +61,7 @@ void print_text(const gpu::runtime_gpu& g, const std::string& framework, const f
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
+    print_bound_terms(r);
     if (r.kernel_floor_us > r.theoretical_us)
         fmt::print("  kernel floor {:.3f} us (the busiest SM's MMA work in sgl-kernel's own tile{})\n", r.kernel_floor_us,
                    r.latency_us <= r.kernel_floor_us ? "; the prediction" : "");

@@ -42,7 +42,8 @@ nlohmann::json to_json(const gpu::runtime_gpu& g, const family::gemm_fp8_problem
             {"tile", {{"m", c.bm}, {"n", c.bn}, {"k", c.bk}, {"stages", c.stages}}},
             {"cluster", {{"m", c.cluster_m}, {"n", c.cluster_n}}},
             {"schedule", std::string(family::to_string(c.schedule))}, {"swap_ab", c.swap_ab}, {"persistent", c.persistent},
-            {"work_units", c.work_units}, {"grid_ctas", c.grid_ctas}, {"waves", k.waves}, {"warnings", warnings}};
+            {"work_units", c.work_units}, {"grid_ctas", c.grid_ctas}, {"waves", k.waves}, {"bound_us", bound_json(k)},
+            {"scheduled_us", k.scheduled_us}, {"warnings", warnings}};
 }
 
 void print_text(const gpu::runtime_gpu& g, const family::gemm_fp8_problem& p, const prediction& r,
@@ -52,6 +53,7 @@ void print_text(const gpu::runtime_gpu& g, const family::gemm_fp8_problem& p, co
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
+    print_bound_terms(r);
     fmt::print("  kernel       {}: tile {}x{}x{}, cluster {}x{}, {}{}, {} stages\n", k.name, c.bm, c.bn, c.bk, c.cluster_m,
                c.cluster_n, family::to_string(c.schedule), c.swap_ab ? ", swap-AB (runs as N x M)" : "", c.stages);
     fmt::print("  launch       {} work units on {} CTAs{}, {:.2f} waves, {} SMs busy, imbalance {:.2f}\n", c.work_units,

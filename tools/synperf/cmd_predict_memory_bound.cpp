@@ -145,7 +145,8 @@ void predict_and_print(const memory_bound_options& o, const typename F::problem_
                                   {"bottleneck", r.bottleneck}, {"kernel", k.name}, {"grid_ctas", s.ctas},
                                   {"threads", s.threads}, {"vector_bytes", s.vector_bytes}, {"smem_bytes", s.smem},
                                   {"ctas_per_sm", k.ctas_per_sm}, {"waves", k.waves}, {"busy_sms", k.busy_sms},
-                                  {"footprint_bytes", pl.footprint_bytes}, {"warnings", warnings}});
+                                  {"footprint_bytes", pl.footprint_bytes}, {"bound_us", bound_json(k)},
+                                  {"scheduled_us", k.scheduled_us}, {"warnings", warnings}});
         fmt::print("{}\n", out.dump(2));
         return;
     }
@@ -153,6 +154,7 @@ void predict_and_print(const memory_bound_options& o, const typename F::problem_
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
+    print_bound_terms(r);
     fmt::print("  kernel       {}: {} threads, {}-byte accesses{}\n", k.name, s.threads, s.vector_bytes,
                s.smem > 0 ? fmt::format(", {} B shared memory", s.smem) : std::string());
     fmt::print("  launch       {} CTAs, {} CTA/SM, {:.2f} waves, {} SMs busy; {:.0f} bytes moved once\n", s.ctas, k.ctas_per_sm,

@@ -135,7 +135,7 @@ void run_predict_moe(const predict_moe_options& o) {
         nlohmann::json kernels = nlohmann::json::array();
         for (const auto& k : r.kernels)
             kernels.push_back({{"name", k.name}, {"ctas", k.tasks}, {"waves", k.waves}, {"theoretical_us", k.theoretical_us},
-                               {"bottleneck", k.bottleneck}});
+                               {"bottleneck", k.bottleneck}, {"bound_us", bound_json(k)}, {"scheduled_us", k.scheduled_us}});
         const nlohmann::json out{
             {"gpu", g.name}, {"family", family::moe::name}, {"framework", "sglang"}, {"tokens", p.tokens}, {"hidden", p.hidden},
             {"inter", p.inter}, {"experts", p.experts}, {"topk", p.topk}, {"tp", p.tp}, {"ep", p.ep},
@@ -158,6 +158,7 @@ void run_predict_moe(const predict_moe_options& o) {
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
+    print_bound_terms(r);
     fmt::print("  config       {}x{}x{} GROUP_SIZE_M {} num_warps {} num_stages {} ({}{})\n", c.bm, c.bn, c.bk, c.group_m, c.warps,
                c.stages, config_source, plan.tuned_file ? fmt::format(", {}", plan.tuned_file->folder) : std::string());
     fmt::print("  routing      {} tokens on this rank, {} of {} local experts active, {} assignments (balanced)\n",

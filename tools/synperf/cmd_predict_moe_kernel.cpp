@@ -101,7 +101,8 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
                                {"config", {{"block_m", p.config.bm}, {"block_n", p.config.bn}, {"block_k", p.config.bk},
                                            {"group_m", p.config.group_m}, {"num_warps", p.config.warps}, {"num_stages", p.config.stages}}},
                                {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
-                               {"bottleneck", r.bottleneck},
+                               {"bottleneck", r.bottleneck}, {"bound_us", bound_json(r.kernels.front())},
+                               {"scheduled_us", r.kernels.front().scheduled_us},
                                {"gemm", {{"n", l.n}, {"k", l.k}, {"em", l.em}, {"grid_m", l.grid_m}, {"grid_n", l.grid_n},
                                          {"grid_ctas", l.grid}, {"active_ctas", l.active_ctas}, {"empty_ctas", l.empty_ctas},
                                          {"threads", l.threads}, {"smem_bytes", l.smem_bytes}, {"useful_flop", l.useful_flop},
@@ -122,6 +123,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
             fmt::print("  latency      {:.3f} us\n", r.latency_us);
             fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
             fmt::print("  theoretical  {:.3f} us (bottleneck: {})\n", r.theoretical_us, r.bottleneck);
+            print_bound_terms(r);
             fmt::print("  config       {}x{}x{} GROUP_SIZE_M {} num_warps {} num_stages {} ({} B shared memory per CTA)\n", p.config.bm,
                        p.config.bn, p.config.bk, p.config.group_m, p.config.warps, p.config.stages, l.smem_bytes);
             fmt::print("  routing      {} of {} experts active, {} assignments (balanced); num_tokens_post_padded {}\n",

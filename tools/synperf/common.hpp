@@ -28,6 +28,7 @@
 #include <synperf/error.hpp>
 #include <synperf/gpu/registry.hpp>
 #include <synperf/gpu/spec_file.hpp>
+#include <synperf/predictor/prediction.hpp>
 #include <synperf/train/metrics.hpp>
 
 namespace synperf::cli {
@@ -208,6 +209,33 @@ private:
     std::vector<double> measured_;
     std::vector<double> predicted_;
 };
+
+/// A kernel's bound terms for `--json`, in µs (`kernel_report::bound`).
+inline nlohmann::json bound_json(const kernel_report& k) {
+    const bound_terms& b = k.bound;
+    return {{"tensor", b.tensor_us}, {"fma", b.fma_us}, {"xu", b.xu_us}, {"dram", b.dram_us},
+            {"l2", b.l2_us},         {"latency", b.latency_us}, {"launch", b.launch_us}};
+}
+
+/// The line `predict` prints under the theoretical time: the main kernel's bound terms that are not zero, largest
+/// first, and its time as scheduled ("tensor 4.341 | l2 4.042 us; scheduled 10.329 us").
+inline void print_bound_terms(const prediction& r) {
+    const kernel_report& k = r.kernels.front();
+    const bound_terms& b = k.bound;
+    std::array<std::pair<double, std::string_view>, 7> terms{{{b.tensor_us, "tensor"},
+                                                              {b.fma_us, "fma"},
+                                                              {b.xu_us, "xu"},
+                                                              {b.dram_us, "dram"},
+                                                              {b.l2_us, "l2"},
+                                                              {b.latency_us, "latency"},
+                                                              {b.launch_us, "launch"}}};
+    std::stable_sort(terms.begin(), terms.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    std::string text;
+    for (const auto& [us, name] : terms)
+        if (us > 0) text += fmt::format("{}{} {:.3f}", text.empty() ? "" : " | ", name, us);
+    fmt::print("  bound terms  {} us; scheduled {:.3f} us{}\n", text.empty() ? "none" : text, k.scheduled_us,
+               r.kernels.size() > 1 ? fmt::format(" ({}, the first of {} kernels)", k.name, r.kernels.size()) : std::string());
+}
 
 /// The JSON document of a `predict` command, printed as it is made: one object for a single prediction, or, for a
 /// `--csv` run, the array of every row's object, each printed when it is added. The text is what

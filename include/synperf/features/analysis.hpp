@@ -60,6 +60,9 @@ struct kernel_features {
     work::pipe_cycles all;     ///< whole-GPU work / whole-GPU rate (every SM busy)
     work::pipe_cycles sm_max;  ///< busiest SM's work / one SM's rate (imbalance, wave quantization)
     double makespan_cycles = 0;     ///< scheduler's makespan
+    double compulsory_tensor_cycles = 0;  ///< compulsory tensor work with every SM at its peak rate
+    double compulsory_fma_cycles = 0;     ///< compulsory FP32 FMA-pipe work, likewise
+    double compulsory_xu_cycles = 0;      ///< compulsory XU (MUFU) work, likewise
     double compulsory_dram_cycles = 0;  ///< compulsory bytes that cannot stay in L2, at full DRAM bandwidth
     double resident_l2_cycles = 0;      ///< compulsory bytes L2 can hold, at full L2 bandwidth
     double theoretical_cycles = 0;      ///< lower bound: max over pipes (whole GPU) and memory levels
@@ -118,6 +121,9 @@ struct kernel_features {
     bound.tensor /= sms;
     bound.fma /= sms;
     bound.xu /= sms;
+    f.compulsory_tensor_cycles = bound.tensor;
+    f.compulsory_fma_cycles = bound.fma;
+    f.compulsory_xu_cycles = bound.xu;
     f.compulsory_dram_cycles = floor.dram_bytes / g.dram_bytes_per_clk();
     f.resident_l2_cycles = k.compulsory ? floor.l2_bytes / g.l2_bytes_per_clk() : 0.0;
     f.waves = s.waves;

@@ -9,6 +9,22 @@
 
 namespace synperf {
 
+/// The terms of a kernel's lower bound, in µs; the bound is the largest. Where it binds, and how much room the
+/// other pipes and memory levels leave: what a kernel author reads to see which resource the kernel must saturate.
+struct bound_terms {
+    double tensor_us = 0;   ///< compulsory tensor-core work with every SM at its peak rate
+    double fma_us = 0;      ///< compulsory FP32 FMA-pipe work, likewise
+    double xu_us = 0;       ///< compulsory XU (MUFU: exp, rsqrt) work, likewise
+    double dram_us = 0;     ///< compulsory bytes that cannot stay in L2, at DRAM bandwidth
+    double l2_us = 0;       ///< compulsory bytes L2 can hold, at L2 bandwidth
+    double latency_us = 0;  ///< the memory-round floor of a kernel that states its rounds (0: none)
+    double launch_us = 0;   ///< the kernel's own launch floor (0: none)
+
+    [[nodiscard]] constexpr double max() const noexcept {
+        return std::max({tensor_us, fma_us, xu_us, dram_us, l2_us, latency_us, launch_us});
+    }
+};
+
 /// One kernel of a predicted op.
 struct kernel_report {
     std::string name;              ///< the decomposer's kernel name (tile, stages, splits)
@@ -21,6 +37,11 @@ struct kernel_report {
     double imbalance = 1;          ///< busiest SM's cost / mean SM cost
     std::string kind;              ///< what an auxiliary kernel does (`work::kernel_launch::kind`); empty for the family's own
     bool priced_apart = false;     ///< priced at its own floor, outside the cost model (a kind it was not trained with)
+    bound_terms bound;             ///< the terms whose largest is `theoretical_us`
+    /// The kernel's time as decomposed and scheduled: its busiest SM, each task at its slowest pipe (waves, imbalance
+    /// and tile padding included), never below the bound. Between the bound and the measured time: how much of the
+    /// gap the launch's shape explains.
+    double scheduled_us = 0;
 };
 
 /// A latency prediction for one op (one or more kernels).

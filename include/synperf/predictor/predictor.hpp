@@ -68,10 +68,22 @@ prediction analyze(const typename F::problem_type& p, const gpu::gpu_numbers& g,
         const features::kernel_features f = features::analyze(k, s, g);
         const double mean_sm = work::task_cost(s.total, g) / g.sm_count;
         const bool apart = !priced.covers(k);
-        out.kernels.push_back(kernel_report{k.name, s.tasks, s.waves, s.slots_per_sm, s.busy_sms,
-                                            features::cycles_to_us(f.theoretical_cycles, g),
-                                            features::to_string(f.limiter),
-                                            mean_sm > 0 ? s.makespan_cycles / mean_sm : 1.0, k.kind, apart});
+        const auto us = [&g](double cycles) { return features::cycles_to_us(cycles, g); };
+        out.kernels.push_back(kernel_report{
+            .name = k.name,
+            .tasks = s.tasks,
+            .waves = s.waves,
+            .ctas_per_sm = s.slots_per_sm,
+            .busy_sms = s.busy_sms,
+            .theoretical_us = us(f.theoretical_cycles),
+            .bottleneck = features::to_string(f.limiter),
+            .imbalance = mean_sm > 0 ? s.makespan_cycles / mean_sm : 1.0,
+            .kind = k.kind,
+            .priced_apart = apart,
+            .bound = {us(f.compulsory_tensor_cycles), us(f.compulsory_fma_cycles), us(f.compulsory_xu_cycles),
+                      us(f.compulsory_dram_cycles), us(f.resident_l2_cycles), us(f.latency_floor_cycles),
+                      us(f.launch_floor_cycles)},
+            .scheduled_us = us(std::max(s.makespan_cycles, f.theoretical_cycles))});
         if (apart) {
             // Its own floor: at least one launch back to back, as every kernel of an op.
             out.priced_apart_us +=
