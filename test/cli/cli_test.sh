@@ -29,7 +29,7 @@ case "$case" in
     grep -q '"latency_us"' <<<"$out" || fail "no latency in $out"
     grep -q '"tile"' <<<"$out" || fail "no tile in $out"
     # The bound's terms per kernel: a 4096^3 GEMM on H100 is tensor-bound, and its tensor term is the bound.
-    grep -Eq '^        "tensor": [0-9.]+,?$' <<<"$out" && grep -q '"scheduled_us"' <<<"$out" || fail "no bound_us terms in $out"
+    grep -Eq '^        "tensor": [0-9.]+,?$' <<<"$out" && grep -q '"busiest_sm_us"' <<<"$out" || fail "no bound_us terms in $out"
     "$synperf" predict gemm --gpu h100_sxm --m 4096 --n 4096 --k 4096 | grep -Eq '^  bound terms  tensor [0-9.]+ \| ' \
       || fail "no bound terms line, tensor first"
     "$synperf" predict gemm --gpu "NVIDIA A100-SXM4-80GB" --m 1 --n 8192 --k 8192 | grep -q "latency" || fail "alias";;

@@ -249,7 +249,7 @@ TEST_CASE("predictor: a prediction's kernels, waves and bottleneck are filled") 
             // The bound is the largest of its terms, and the term named by the bottleneck.
             CHECK(k.bound.max() == doctest::Approx(k.theoretical_us));
             CHECK(bound_term(k) == doctest::Approx(k.theoretical_us));
-            CHECK(k.scheduled_us >= k.theoretical_us);
+            CHECK(k.busiest_sm_us >= k.theoretical_us);
             sum += k.theoretical_us;
         }
         CHECK(r.theoretical_us == doctest::Approx(sum));

@@ -49,7 +49,7 @@ nlohmann::json to_json(const gpu::runtime_gpu& g, const family::gemm_problem& p,
     for (const auto& k : r.kernels)
         kernels.push_back({{"name", k.name}, {"tasks", k.tasks}, {"waves", k.waves}, {"ctas_per_sm", k.ctas_per_sm},
                            {"busy_sms", k.busy_sms}, {"theoretical_us", k.theoretical_us}, {"bottleneck", k.bottleneck},
-                           {"imbalance", k.imbalance}, {"bound_us", bound_json(k)}, {"scheduled_us", k.scheduled_us}});
+                           {"imbalance", k.imbalance}, {"bound_us", bound_json(k)}, {"busiest_sm_us", k.busiest_sm_us}});
     return {{"gpu", g.name}, {"family", "gemm"}, {"framework", fw}, {"m", p.m}, {"n", p.n}, {"k", p.k},
             {"reuse_distance_bytes", p.reuse_distance_bytes}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
             {"bottleneck", r.bottleneck},

@@ -108,7 +108,7 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
             kernels.push_back({{"name", k.name}, {"tasks", k.tasks}, {"waves", k.waves}, {"ctas_per_sm", k.ctas_per_sm},
                                {"busy_sms", k.busy_sms}, {"theoretical_us", k.theoretical_us}, {"bottleneck", k.bottleneck},
                                {"imbalance", k.imbalance}, {"kind", k.kind}, {"priced_apart", k.priced_apart},
-                               {"bound_us", bound_json(k)}, {"scheduled_us", k.scheduled_us}});
+                               {"bound_us", bound_json(k)}, {"busiest_sm_us", k.busiest_sm_us}});
         const nlohmann::json out{{"gpu", g.name}, {"family", F::name}, {"framework", o.framework},
                                  {"implementation", std::string(at::to_string(plan.implementation))}, {"variant", plan.variant},
                                  {"batch", p.batch()}, {"q_tokens", p.q_tokens()}, {"kv_tokens", p.kv_tokens()},

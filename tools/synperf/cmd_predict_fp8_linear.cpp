@@ -42,7 +42,7 @@ nlohmann::json to_json(const gpu::runtime_gpu& g, const std::string& framework, 
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& k : r.kernels)
         kernels.push_back({{"name", k.name}, {"theoretical_us", k.theoretical_us}, {"waves", k.waves}, {"busy_sms", k.busy_sms},
-                           {"bound_us", bound_json(k)}, {"scheduled_us", k.scheduled_us}});
+                           {"bound_us", bound_json(k)}, {"busiest_sm_us", k.busiest_sm_us}});
     nlohmann::json out{{"gpu", g.name}, {"family", family::fp8_linear::name}, {"framework", framework},
                        {"m", p.m}, {"n", p.n}, {"k", p.k}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
                        {"theoretical_us", r.theoretical_us}, {"kernel_floor_us", r.kernel_floor_us},

@@ -43,7 +43,7 @@ nlohmann::json to_json(const gpu::runtime_gpu& g, const family::gemm_fp8_problem
             {"cluster", {{"m", c.cluster_m}, {"n", c.cluster_n}}},
             {"schedule", std::string(family::to_string(c.schedule))}, {"swap_ab", c.swap_ab}, {"persistent", c.persistent},
             {"work_units", c.work_units}, {"grid_ctas", c.grid_ctas}, {"waves", k.waves}, {"bound_us", bound_json(k)},
-            {"scheduled_us", k.scheduled_us}, {"warnings", warnings}};
+            {"busiest_sm_us", k.busiest_sm_us}, {"warnings", warnings}};
 }
 
 void print_text(const gpu::runtime_gpu& g, const family::gemm_fp8_problem& p, const prediction& r,

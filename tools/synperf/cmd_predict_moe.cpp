@@ -135,7 +135,7 @@ void run_predict_moe(const predict_moe_options& o) {
         nlohmann::json kernels = nlohmann::json::array();
         for (const auto& k : r.kernels)
             kernels.push_back({{"name", k.name}, {"ctas", k.tasks}, {"waves", k.waves}, {"theoretical_us", k.theoretical_us},
-                               {"bottleneck", k.bottleneck}, {"bound_us", bound_json(k)}, {"scheduled_us", k.scheduled_us}});
+                               {"bottleneck", k.bottleneck}, {"bound_us", bound_json(k)}, {"busiest_sm_us", k.busiest_sm_us}});
         const nlohmann::json out{
             {"gpu", g.name}, {"family", family::moe::name}, {"framework", "sglang"}, {"tokens", p.tokens}, {"hidden", p.hidden},
             {"inter", p.inter}, {"experts", p.experts}, {"topk", p.topk}, {"tp", p.tp}, {"ep", p.ep},

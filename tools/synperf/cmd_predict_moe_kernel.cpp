@@ -102,7 +102,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
                                            {"group_m", p.config.group_m}, {"num_warps", p.config.warps}, {"num_stages", p.config.stages}}},
                                {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
                                {"bottleneck", r.bottleneck}, {"bound_us", bound_json(r.kernels.front())},
-                               {"scheduled_us", r.kernels.front().scheduled_us},
+                               {"busiest_sm_us", r.kernels.front().busiest_sm_us},
                                {"gemm", {{"n", l.n}, {"k", l.k}, {"em", l.em}, {"grid_m", l.grid_m}, {"grid_n", l.grid_n},
                                          {"grid_ctas", l.grid}, {"active_ctas", l.active_ctas}, {"empty_ctas", l.empty_ctas},
                                          {"threads", l.threads}, {"smem_bytes", l.smem_bytes}, {"useful_flop", l.useful_flop},

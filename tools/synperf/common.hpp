@@ -218,7 +218,7 @@ inline nlohmann::json bound_json(const kernel_report& k) {
 }
 
 /// The line `predict` prints under the theoretical time: the main kernel's bound terms that are not zero, largest
-/// first, and its time as scheduled ("tensor 4.341 | l2 4.042 us; scheduled 10.329 us").
+/// first, and its busiest SM's compute ("tensor 4.341 | l2 4.042 us; busiest SM 4.470 us").
 inline void print_bound_terms(const prediction& r) {
     const kernel_report& k = r.kernels.front();
     const bound_terms& b = k.bound;
@@ -233,7 +233,7 @@ inline void print_bound_terms(const prediction& r) {
     std::string text;
     for (const auto& [us, name] : terms)
         if (us > 0) text += fmt::format("{}{} {:.3f}", text.empty() ? "" : " | ", name, us);
-    fmt::print("  bound terms  {} us; scheduled {:.3f} us{}\n", text.empty() ? "none" : text, k.scheduled_us,
+    fmt::print("  bound terms  {} us; busiest SM {:.3f} us{}\n", text.empty() ? "none" : text, k.busiest_sm_us,
                r.kernels.size() > 1 ? fmt::format(" ({}, the first of {} kernels)", k.name, r.kernels.size()) : std::string());
 }
 

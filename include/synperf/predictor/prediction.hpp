@@ -38,10 +38,10 @@ struct kernel_report {
     std::string kind;              ///< what an auxiliary kernel does (`work::kernel_launch::kind`); empty for the family's own
     bool priced_apart = false;     ///< priced at its own floor, outside the cost model (a kind it was not trained with)
     bound_terms bound;             ///< the terms whose largest is `theoretical_us`
-    /// The kernel's time as decomposed and scheduled: its busiest SM, each task at its slowest pipe (waves, imbalance
-    /// and tile padding included), never below the bound. Between the bound and the measured time: how much of the
-    /// gap the launch's shape explains.
-    double scheduled_us = 0;
+    /// The busiest SM's tensor, FMA and XU work at one SM's rates, never below the bound: what the launch's shape
+    /// (waves, imbalance, tile padding) adds to the bound before any memory or latency effect. Memory terms stay
+    /// out: an SM can draw more than its share of L2 or DRAM bandwidth while others idle.
+    double busiest_sm_us = 0;
 };
 
 /// A latency prediction for one op (one or more kernels).

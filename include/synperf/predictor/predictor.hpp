@@ -83,7 +83,7 @@ prediction analyze(const typename F::problem_type& p, const gpu::gpu_numbers& g,
             .bound = {us(f.compulsory_tensor_cycles), us(f.compulsory_fma_cycles), us(f.compulsory_xu_cycles),
                       us(f.compulsory_dram_cycles), us(f.resident_l2_cycles), us(f.latency_floor_cycles),
                       us(f.launch_floor_cycles)},
-            .scheduled_us = us(std::max(s.makespan_cycles, f.theoretical_cycles))});
+            .busiest_sm_us = us(std::max({f.theoretical_cycles, f.sm_max.tensor, f.sm_max.fma, f.sm_max.xu}))});
         if (apart) {
             // Its own floor: at least one launch back to back, as every kernel of an op.
             out.priced_apart_us +=
