@@ -240,7 +240,7 @@ inline void print_bound_terms(const prediction& r) {
 /// The JSON document of a `predict` command, printed as it is made: one object for a single prediction, or, for a
 /// `--csv` run, the array of every row's object, each printed when it is added. The text is what
 /// `nlohmann::json::dump(2)` prints for the whole array, but only one row is held in memory. An array left open
-/// by an error is closed, so stdout stays one JSON document.
+/// by an error is closed, so one GPU's output stays a JSON document (inputs are all checked before the first row).
 class json_document {
 public:
     /// `enabled`: the command was given `--json` (else every member does nothing); `array`: a `--csv` run.
