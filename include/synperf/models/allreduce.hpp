@@ -16,6 +16,7 @@ inline const synperf::mlp::network& allreduce() {
         R"synperf_mlp(synperf-mlp 1
 family allreduce
 meta shipped gpus=a100_sxm,b200_sxm,b300_sxm,gb200,gb300,h100_sxm,h200_sxm,l40s,rtx_pro_6000_server,h20,h800,rtx_6000_ada,a100_pcie_40gb,h100_pcie rows=47810 validation_rows=5223 hidden=256-128-64 seed=43 epochs=400 best_epoch=394 best_val_loss=0.05235921070804325 data=aiconfigurator(Apache-2.0) custom_allreduce_perf+nccl_perf, pipeweave(Apache-2.0) collective, vidur(MIT) network
+kernels
 features 22
 feature theoretical_us
 range 1.6002844444444446 469777.048

@@ -16,6 +16,7 @@ inline const synperf::mlp::network& elementwise() {
         R"synperf_mlp(synperf-mlp 1
 family elementwise
 meta shipped gpus=b200_sxm,b300_sxm,gb200,gb300,h100_sxm,h200_sxm,l40s,rtx_pro_6000_server,a100_sxm,a40 rows=66966 validation_rows=3982 hidden=256-128-64 seed=42 epochs=377 best_epoch=292 best_val_loss=0.03914067638902283 data=aiconfigurator(Apache-2.0) scale_matrix_perf,vidur(MIT) add,attn_rope,emb
+kernels
 features 20
 feature theoretical_us
 range 8.616047388260635e-06 7340.032

@@ -16,6 +16,7 @@ inline const synperf::mlp::network& rmsnorm() {
         R"synperf_mlp(synperf-mlp 1
 family rmsnorm
 meta shipped gpus=a100_sxm,a40,h100_sxm rows=34245 validation_rows=4371 hidden=256-128-64 seed=42 epochs=212 best_epoch=127 best_val_loss=0.06914590533651946 data=vidur(MIT) input_layernorm,post_attention_layernorm
+kernels
 features 4
 feature log2_waves
 range 0 7.247927513443585

@@ -16,6 +16,7 @@ inline const synperf::mlp::network& silu_mul() {
         R"synperf_mlp(synperf-mlp 1
 family silu_mul
 meta shipped gpus=a100_sxm,a40,h100_sxm rows=17742 validation_rows=1566 hidden=256-128-64 seed=42 epochs=143 best_epoch=58 best_val_loss=0.06647402634486294 data=vidur(MIT) mlp_act
+kernels
 features 4
 feature log2_waves
 range 0 7.247927513443585
