@@ -16,6 +16,7 @@ inline const synperf::mlp::network& fp8_linear() {
         R"synperf_mlp(synperf-mlp 1
 family fp8_linear
 meta shipped gpus=b200_sxm,b300_sxm,gb200,gb300,h100_sxm,h200_sxm,l40s,rtx_pro_6000_server rows=160000 validation_rows=22857 hidden=256-128-64 seed=42 epochs=400 best_epoch=372 best_val_loss=0.046431775658852634 data=aiconfigurator(Apache-2.0) fp8 gemm_perf
+kernels
 features 18
 feature theoretical_us
 range 1.5714285714285714 123245.40570123136
