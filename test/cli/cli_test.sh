@@ -32,7 +32,18 @@ case "$case" in
     grep -Eq '^        "tensor": [0-9.]+,?$' <<<"$out" && grep -q '"busiest_sm_us"' <<<"$out" || fail "no bound_us terms in $out"
     "$synperf" predict gemm --gpu h100_sxm --m 4096 --n 4096 --k 4096 | grep -Eq '^  bound terms  tensor [0-9.]+ \| ' \
       || fail "no bound terms line, tensor first"
-    "$synperf" predict gemm --gpu "NVIDIA A100-SXM4-80GB" --m 1 --n 8192 --k 8192 | grep -q "latency" || fail "alias";;
+    "$synperf" predict gemm --gpu "NVIDIA A100-SXM4-80GB" --m 1 --n 8192 --k 8192 | grep -q "latency" || fail "alias"
+    # Every family's kernels carry the same fields: as many of each as there are kernels, and more than one here.
+    for args in "moe --gpu h100_sxm --tokens 256 --hidden 7168 --inter 2048 --experts 256 --topk 8 --tp 8" \
+                "fp8_linear --gpu l40s --m 64 --n 8192 --k 8192 --framework sglang" \
+                "attention --phase decode --gpu h100_sxm --framework sglang --heads 32 --kv-heads 8 --head-dim 128 --batch 8 --seq 4096"; do
+      out="$("$synperf" predict $args --json)" || fail "predict $args --json"
+      kernels="$(grep -c '^      "name": ' <<<"$out")"
+      [[ $kernels -ge 2 ]] || fail "predict $args --json: expected several kernels, got $kernels"
+      for field in tasks waves ctas_per_sm busy_sms theoretical_us bottleneck imbalance kind priced_apart bound_us busiest_sm_us; do
+        [[ "$(grep -c "^      \"$field\": " <<<"$out")" -eq $kernels ]] || fail "predict $args --json: not every kernel has $field"
+      done
+    done;;
   predict_csv)
     printf 'm,n,k\n1,4096,4096\n4096,4096,4096\n' > "$work/shapes.csv"
     out="$("$synperf" predict gemm --gpu b200_sxm --csv "$work/shapes.csv")" || fail "csv"

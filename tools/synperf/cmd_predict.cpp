@@ -45,17 +45,12 @@ family::gemm_dtype parse_dtype(const std::string& s) {
 
 nlohmann::json to_json(const gpu::runtime_gpu& g, const family::gemm_problem& p, const std::string& fw,
                        const prediction& r, const family::gemm_config& c, const std::vector<std::string>& warnings) {
-    nlohmann::json kernels = nlohmann::json::array();
-    for (const auto& k : r.kernels)
-        kernels.push_back({{"name", k.name}, {"tasks", k.tasks}, {"waves", k.waves}, {"ctas_per_sm", k.ctas_per_sm},
-                           {"busy_sms", k.busy_sms}, {"theoretical_us", k.theoretical_us}, {"bottleneck", k.bottleneck},
-                           {"imbalance", k.imbalance}, {"bound_us", bound_json(k)}, {"busiest_sm_us", k.busiest_sm_us}});
     return {{"gpu", g.name}, {"family", "gemm"}, {"framework", fw}, {"m", p.m}, {"n", p.n}, {"k", p.k},
             {"reuse_distance_bytes", p.reuse_distance_bytes}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
             {"bottleneck", r.bottleneck},
             {"tile", {{"m", c.bm}, {"n", c.bn}, {"k", c.bk}, {"stages", c.stages}, {"split_k", c.split_k},
                       {"persistent", c.persistent}}},
-            {"waves", r.kernels.front().waves}, {"kernels", kernels}, {"warnings", warnings}};
+            {"waves", r.kernels.front().waves}, {"kernels", kernels_json(r)}, {"warnings", warnings}};
 }
 
 void print_text(const gpu::runtime_gpu& g, const family::gemm_problem& p, const std::string& fw, const prediction& r,

@@ -103,12 +103,6 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
     const auto warnings = outside_training_range(*net, r.features, r.efficiency);
     const bool timed = data::attention_tables_time(plan.implementation);
     if (o.json) {
-        nlohmann::json kernels = nlohmann::json::array();
-        for (const auto& k : r.kernels)
-            kernels.push_back({{"name", k.name}, {"tasks", k.tasks}, {"waves", k.waves}, {"ctas_per_sm", k.ctas_per_sm},
-                               {"busy_sms", k.busy_sms}, {"theoretical_us", k.theoretical_us}, {"bottleneck", k.bottleneck},
-                               {"imbalance", k.imbalance}, {"kind", k.kind}, {"priced_apart", k.priced_apart},
-                               {"bound_us", bound_json(k)}, {"busiest_sm_us", k.busiest_sm_us}});
         const nlohmann::json out{{"gpu", g.name}, {"family", F::name}, {"framework", o.framework},
                                  {"implementation", std::string(at::to_string(plan.implementation))}, {"variant", plan.variant},
                                  {"batch", p.batch()}, {"q_tokens", p.q_tokens()}, {"kv_tokens", p.kv_tokens()},
@@ -117,7 +111,7 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
                                  {"bottleneck", r.bottleneck},
                                  {"tile", {{"q", plan.tile_q}, {"kv", plan.tile_kv}}}, {"splits", plan.splits},
                                  {"pack_gqa", plan.pack_gqa}, {"math", plan.fp8_math ? "fp8" : "bf16"},
-                                 {"kernel_in_training_data", timed}, {"kernels", kernels}, {"warnings", warnings}};
+                                 {"kernel_in_training_data", timed}, {"kernels", kernels_json(r)}, {"warnings", warnings}};
         fmt::print("{}\n", out.dump(2));
         return;
     }

@@ -39,14 +39,10 @@ struct predict_fp8_linear_options {
 nlohmann::json to_json(const gpu::runtime_gpu& g, const std::string& framework, const family::fp8_linear_problem& p,
                        const family::fp8_linear_plan& plan, const prediction& r, const std::vector<std::string>& warnings) {
     const family::gemm_fp8_config& c = plan.gemm;
-    nlohmann::json kernels = nlohmann::json::array();
-    for (const auto& k : r.kernels)
-        kernels.push_back({{"name", k.name}, {"theoretical_us", k.theoretical_us}, {"waves", k.waves}, {"busy_sms", k.busy_sms},
-                           {"bound_us", bound_json(k)}, {"busiest_sm_us", k.busiest_sm_us}});
     nlohmann::json out{{"gpu", g.name}, {"family", family::fp8_linear::name}, {"framework", framework},
                        {"m", p.m}, {"n", p.n}, {"k", p.k}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
                        {"theoretical_us", r.theoretical_us}, {"kernel_floor_us", r.kernel_floor_us},
-                       {"bottleneck", r.bottleneck}, {"cuda_core_gemm", plan.cuda_core_gemm}, {"kernels", kernels},
+                       {"bottleneck", r.bottleneck}, {"cuda_core_gemm", plan.cuda_core_gemm}, {"kernels", kernels_json(r)},
                        {"warnings", warnings}};
     if (!plan.cuda_core_gemm)
         out["tile"] = {{"m", c.bm}, {"n", c.bn}, {"k", c.bk}, {"cluster_m", c.cluster_m}, {"cluster_n", c.cluster_n},

@@ -36,14 +36,15 @@ struct predict_gemm_fp8_options {
 nlohmann::json to_json(const gpu::runtime_gpu& g, const family::gemm_fp8_problem& p, const prediction& r,
                        const family::gemm_fp8_config& c, const std::vector<std::string>& warnings) {
     const auto& k = r.kernels.front();
-    return {{"gpu", g.name}, {"family", family::gemm_fp8::name}, {"framework", "vllm"}, {"m", p.m}, {"n", p.n}, {"k", p.k},
-            {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
-            {"bottleneck", r.bottleneck}, {"kernel", k.name},
-            {"tile", {{"m", c.bm}, {"n", c.bn}, {"k", c.bk}, {"stages", c.stages}}},
-            {"cluster", {{"m", c.cluster_m}, {"n", c.cluster_n}}},
-            {"schedule", std::string(family::to_string(c.schedule))}, {"swap_ab", c.swap_ab}, {"persistent", c.persistent},
-            {"work_units", c.work_units}, {"grid_ctas", c.grid_ctas}, {"waves", k.waves}, {"bound_us", bound_json(k)},
-            {"busiest_sm_us", k.busiest_sm_us}, {"warnings", warnings}};
+    nlohmann::json out{{"gpu", g.name}, {"family", family::gemm_fp8::name}, {"framework", "vllm"}, {"m", p.m}, {"n", p.n}, {"k", p.k},
+                       {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
+                       {"bottleneck", r.bottleneck}, {"kernel", k.name},
+                       {"tile", {{"m", c.bm}, {"n", c.bn}, {"k", c.bk}, {"stages", c.stages}}},
+                       {"cluster", {{"m", c.cluster_m}, {"n", c.cluster_n}}},
+                       {"schedule", std::string(family::to_string(c.schedule))}, {"swap_ab", c.swap_ab}, {"persistent", c.persistent},
+                       {"work_units", c.work_units}, {"grid_ctas", c.grid_ctas}, {"waves", k.waves}, {"warnings", warnings}};
+    out.update(cost_json(k));
+    return out;
 }
 
 void print_text(const gpu::runtime_gpu& g, const family::gemm_fp8_problem& p, const prediction& r,

@@ -145,8 +145,8 @@ void predict_and_print(const memory_bound_options& o, const typename F::problem_
                                   {"bottleneck", r.bottleneck}, {"kernel", k.name}, {"grid_ctas", s.ctas},
                                   {"threads", s.threads}, {"vector_bytes", s.vector_bytes}, {"smem_bytes", s.smem},
                                   {"ctas_per_sm", k.ctas_per_sm}, {"waves", k.waves}, {"busy_sms", k.busy_sms},
-                                  {"footprint_bytes", pl.footprint_bytes}, {"bound_us", bound_json(k)},
-                                  {"busiest_sm_us", k.busiest_sm_us}, {"warnings", warnings}});
+                                  {"footprint_bytes", pl.footprint_bytes}, {"warnings", warnings}});
+        out.update(cost_json(k));
         fmt::print("{}\n", out.dump(2));
         return;
     }

@@ -132,10 +132,6 @@ void run_predict_moe(const predict_moe_options& o) {
                               {"smem_bytes", l.smem_bytes}, {"useful_flop", l.useful_flop}, {"weight_bytes", l.weight_bytes}};
     };
     if (o.json) {
-        nlohmann::json kernels = nlohmann::json::array();
-        for (const auto& k : r.kernels)
-            kernels.push_back({{"name", k.name}, {"ctas", k.tasks}, {"waves", k.waves}, {"theoretical_us", k.theoretical_us},
-                               {"bottleneck", k.bottleneck}, {"bound_us", bound_json(k)}, {"busiest_sm_us", k.busiest_sm_us}});
         const nlohmann::json out{
             {"gpu", g.name}, {"family", family::moe::name}, {"framework", "sglang"}, {"tokens", p.tokens}, {"hidden", p.hidden},
             {"inter", p.inter}, {"experts", p.experts}, {"topk", p.topk}, {"tp", p.tp}, {"ep", p.ep},
@@ -149,7 +145,7 @@ void run_predict_moe(const predict_moe_options& o) {
                          {"remote_slots", std::string(family::to_string(p.remote))}, {"dropped_slots", plan.routing.dropped},
                          {"active_experts", plan.routing.active_experts()}, {"assignments", plan.routing.assignments()}}},
             {"padding", {{"num_tokens_post_padded", plan.alignment.post_padded}, {"sorted_ids_buffer", plan.alignment.buffer}}},
-            {"w13", gemm_json(plan.w13)}, {"w2", gemm_json(plan.w2)}, {"kernels", kernels}, {"warnings", warnings}};
+            {"w13", gemm_json(plan.w13)}, {"w2", gemm_json(plan.w2)}, {"kernels", kernels_json(r)}, {"warnings", warnings}};
         fmt::print("{}\n", out.dump(2));
         return;
     }

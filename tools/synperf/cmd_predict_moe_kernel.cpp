@@ -101,8 +101,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
                                {"config", {{"block_m", p.config.bm}, {"block_n", p.config.bn}, {"block_k", p.config.bk},
                                            {"group_m", p.config.group_m}, {"num_warps", p.config.warps}, {"num_stages", p.config.stages}}},
                                {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
-                               {"bottleneck", r.bottleneck}, {"bound_us", bound_json(r.kernels.front())},
-                               {"busiest_sm_us", r.kernels.front().busiest_sm_us},
+                               {"bottleneck", r.bottleneck},
                                {"gemm", {{"n", l.n}, {"k", l.k}, {"em", l.em}, {"grid_m", l.grid_m}, {"grid_n", l.grid_n},
                                          {"grid_ctas", l.grid}, {"active_ctas", l.active_ctas}, {"empty_ctas", l.empty_ctas},
                                          {"threads", l.threads}, {"smem_bytes", l.smem_bytes}, {"useful_flop", l.useful_flop},
@@ -111,6 +110,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
                                 {{"num_tokens_post_padded", plan.alignment.post_padded}, {"sorted_ids_buffer", plan.alignment.buffer}}},
                                {"active_experts", plan.routing.active_experts()},
                                {"warnings", warnings}};
+            row.update(cost_json(r.kernels.front()));
             measured.add_json_fields(row, i, r.latency_us);
             doc.add(row);
         } else if (!o.csv.empty()) {

@@ -210,11 +210,38 @@ private:
     std::vector<double> predicted_;
 };
 
-/// A kernel's bound terms for `--json`, in µs (`kernel_report::bound`).
-inline nlohmann::json bound_json(const kernel_report& k) {
+/// A kernel's cost terms for `--json`, in µs: `bound_us`, its bound terms (`kernel_report::bound`), and
+/// `busiest_sm_us`. Single-kernel outputs merge it into their object; `kernel_json` holds it for each kernel.
+inline nlohmann::json cost_json(const kernel_report& k) {
     const bound_terms& b = k.bound;
-    return {{"tensor", b.tensor_us}, {"fma", b.fma_us}, {"xu", b.xu_us}, {"dram", b.dram_us},
-            {"l2", b.l2_us},         {"latency", b.latency_us}, {"launch", b.launch_us}};
+    return {{"bound_us",
+             {{"tensor", b.tensor_us}, {"fma", b.fma_us}, {"xu", b.xu_us}, {"dram", b.dram_us}, {"l2", b.l2_us},
+              {"latency", b.latency_us}, {"launch", b.launch_us}}},
+            {"busiest_sm_us", k.busiest_sm_us}};
+}
+
+/// One kernel of a prediction for `--json`, with the same fields for every family: what it launched, how it was
+/// scheduled and what bounds it.
+inline nlohmann::json kernel_json(const kernel_report& k) {
+    nlohmann::json out{{"name", k.name},
+                       {"tasks", k.tasks},
+                       {"waves", k.waves},
+                       {"ctas_per_sm", k.ctas_per_sm},
+                       {"busy_sms", k.busy_sms},
+                       {"theoretical_us", k.theoretical_us},
+                       {"bottleneck", k.bottleneck},
+                       {"imbalance", k.imbalance},
+                       {"kind", k.kind},
+                       {"priced_apart", k.priced_apart}};
+    out.update(cost_json(k));
+    return out;
+}
+
+/// Every kernel of a prediction, in launch order, for `--json`.
+inline nlohmann::json kernels_json(const prediction& r) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& k : r.kernels) out.push_back(kernel_json(k));
+    return out;
 }
 
 /// The line `predict` prints under the theoretical time: the main kernel's bound terms that are not zero, largest
