@@ -4,11 +4,11 @@
 # duration in whole microseconds, so a row of "2 us" is any time from 1.5 to 2.5 us (the median of 20 whole-us
 # samples is a whole or half microsecond). This prints, per (family, GPU), the protocol MAPE of
 # `synperf eval <family>` beside the error left once a prediction inside [measured - 0.5, measured + 0.5] us counts
-# as exact: the part of the error no model can remove from these rows. The last column is the rows' repeatability:
+# as exact: the part of the error no model can remove from these rows. The last two columns are the rows' repeatability:
 # Vidur times a shape again for every model and TP degree that gives it (RMSNorm's hidden size is not sharded), and
 # the error of predicting each row by the median of the rows with the same GPU, split and inputs (every column of the
 # dump but the measured time) is what a model of these inputs cannot go below; it is taken over the rows that have
-# repeats, and the column before it says how many do.
+# repeats, and the column before it says how many rows those are.
 #   usage: scripts/vidur-resolution.sh [SYNPERF_BINARY] [DATA_DIR]
 #   (default: build/tools/synperf; $SYNPERF_DATA or ../shared/data)
 set -euo pipefail
