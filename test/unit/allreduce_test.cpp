@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "synperf/error.hpp"
@@ -214,4 +215,7 @@ TEST_CASE("allreduce: a system with no data is predicted from its spec alone (H2
     // The least NVLink a GPU may have (1 GB/s both ways) still makes a node: 0.5 GB/s per direction.
     g.nvlink_gbps = 1;
     CHECK(system::make_system("slow_link", g, 8, system::topology::nvswitch).nvlink_gbps == doctest::Approx(0.5));
+    // A hand-filled GPU spec is validated before it is used, and the error names the field.
+    g.l2_gbps = std::numeric_limits<double>::infinity();
+    CHECK_THROWS_WITH_AS((void)family::predict_collective(p, g), doctest::Contains("l2_gbps"), invalid_argument);
 }

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -253,4 +254,14 @@ TEST_CASE("moe: with the shipped model more tokens are never faster beyond noise
             }
         }
     }
+}
+
+TEST_CASE("moe: a hand-filled GPU spec is validated before the one-call prediction uses it") {
+    auto g = synperf::gpu::find_gpu("h100_sxm").numbers;
+    g.dram_gbps = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_WITH_AS((void)synperf::family::predict_moe(problem(16, 4096, 14336, 8, 2), g), doctest::Contains("dram_gbps"),
+                         synperf::invalid_argument);
+    g.dram_gbps = 0;
+    CHECK_THROWS_WITH_AS((void)synperf::family::moe_latency_us(g, 16, 4096, 14336, 8, 2), doctest::Contains("dram_gbps"),
+                         synperf::invalid_argument);
 }

@@ -27,10 +27,11 @@ namespace synperf::family {
     return model;
 }
 
-/// Predicts one collective on a given system and GPU with `model` (default: the shipped one).
+/// Predicts one collective on a given system and GPU with `model` (default: the shipped one); `g` is
+/// validated first, as `runtime_predictor` does.
 [[nodiscard]] inline prediction predict_collective(const allreduce_problem& p, const gpu::gpu_numbers& g,
                                                    const cost::mlp_cost& model = allreduce_model()) {
-    return predictor_detail::predict<allreduce>(p, g, to_string(p.implementation), predictor_detail::schedule_by_dispatch{},
+    return predictor_detail::predict<allreduce>(p, gpu::validate(g), to_string(p.implementation), predictor_detail::schedule_by_dispatch{},
                                                 model);
 }
 

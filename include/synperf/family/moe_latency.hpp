@@ -24,9 +24,10 @@ namespace synperf::family {
     return model;
 }
 
-/// Predicts one MoE block on GPU `g` with `model` (default: the shipped one).
+/// Predicts one MoE block on GPU `g` with `model` (default: the shipped one). `g` is validated first, so a
+/// hand-filled spec with a bad field is reported by its name, not by the feature it would corrupt.
 [[nodiscard]] inline prediction predict_moe(const moe_problem& p, const gpu::gpu_numbers& g, const cost::mlp_cost& model = moe_model()) {
-    return predictor_detail::predict<moe>(p, g, "sglang", predictor_detail::schedule_by_dispatch{}, model);
+    return predictor_detail::predict<moe>(p, gpu::validate(g), "sglang", predictor_detail::schedule_by_dispatch{}, model);
 }
 
 /// Predicted latency (us) of one MoE block of `tokens` tokens on one rank of a tp x ep group: `inter` is the
