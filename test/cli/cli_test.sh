@@ -33,6 +33,14 @@ case "$case" in
     "$synperf" predict gemm --gpu h100_sxm --m 4096 --n 4096 --k 4096 | grep -Eq '^  bound terms  tensor [0-9.]+ \| ' \
       || fail "no bound terms line, tensor first"
     "$synperf" predict gemm --gpu "NVIDIA A100-SXM4-80GB" --m 1 --n 8192 --k 8192 | grep -q "latency" || fail "alias"
+    # A GPU no measurement of which trained the model is named on stderr, with the model's own GPUs; a measured one is not.
+    "$synperf" predict gemm --gpu l4 --m 64 --n 4096 --k 4096 --json 2>"$work/err.txt" | grep -q '"latency_us"' || fail "l4"
+    grep -q "^note: no measurement of l4 trained the gemm model (its GPUs: a100_sxm, .*h100_sxm.*): predicted from the spec alone" \
+      "$work/err.txt" || fail "no unmeasured-GPU note for l4: $(cat "$work/err.txt")"
+    "$synperf" predict rmsnorm --gpu h100_sxm --tokens 64 --hidden 4096 2>"$work/err.txt" >/dev/null || fail "rmsnorm"
+    [[ ! -s "$work/err.txt" ]] || fail "a measured GPU got a note: $(cat "$work/err.txt")"
+    "$synperf" predict rmsnorm --gpu b200_sxm --tokens 64 --hidden 4096 2>&1 >/dev/null | grep -q "no measurement of b200_sxm trained the rmsnorm model" \
+      || fail "no unmeasured-GPU note for rmsnorm on b200_sxm"
     # Every family's kernels carry the same fields: as many of each as there are kernels, and more than one here.
     for args in "moe --gpu h100_sxm --tokens 256 --hidden 7168 --inter 2048 --experts 256 --topk 8 --tp 8" \
                 "fp8_linear --gpu l40s --m 64 --n 8192 --k 8192 --framework sglang" \

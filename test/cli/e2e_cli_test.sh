@@ -132,6 +132,9 @@ case "$case" in
     echo "$out"
     for g in h100_sxm b200_sxm; do grep -Eq "^  $g +[a-z0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+ " <<<"$out" || fail "no row for $g"; done
     grep -Eq "^  l4 .*cannot run: e2e: .*does not fit in GPU memory" <<<"$out" || fail "l4 should not fit: $out"
+    # The families whose models had no measurement of a GPU are named once for it (B200: RMSNorm's and SiLU&Mul's).
+    grep -q "^note: no measurement of b200_sxm trained the rmsnorm, silu_mul models: " <<<"$out" || fail "no note for b200_sxm: $out"
+    ! grep -q "^note: no measurement of h100_sxm" <<<"$out" || fail "h100_sxm is measured by every family: $out"
     json="$("$synperf" e2e --model qwen2.5-14b --gpu h100_sxm,a100_sxm --batch 8 --prompt-len 3500 --decode-steps 4 --json)" || fail "json"
     [[ "$(grep -c '"decode_tokens_per_s"' <<<"$json")" -eq 2 ]] || fail "expected 2 GPU rows in $json"
     # The same GPU alone gives the same total as in the comparison.

@@ -198,6 +198,19 @@ TEST_CASE("mlp format: the test model loads with every field") {
     check_same(net, synperf::mlp::parse_mlp(tiny_text, "tiny.mlp"));
 }
 
+TEST_CASE("mlp format: the training GPUs a meta line records") {
+    network net = synperf::mlp::load_mlp(tiny_path);
+    CHECK_FALSE(net.trained_gpus().has_value());  // a hand-written file says nothing of its data
+    net.meta = "shipped gpus=a100_sxm,h100_sxm rows=10 seed=42";
+    CHECK(net.trained_gpus() == std::vector<std::string>{"a100_sxm", "h100_sxm"});
+    net.meta = "gpus=l40s";
+    CHECK(net.trained_gpus() == std::vector<std::string>{"l40s"});
+    net.meta = "protocol gpus= rows=0";  // recorded, and empty: no GPU was measured
+    CHECK(net.trained_gpus() == std::vector<std::string>{});
+    net.meta = "notgpus=a100_sxm data=x";  // only a whole word counts
+    CHECK_FALSE(net.trained_gpus().has_value());
+}
+
 TEST_CASE("mlp format: to_text writes the canonical text, and reads back unchanged") {
     const network net = synperf::mlp::parse_mlp(tiny_text, "tiny.mlp");
     CHECK(synperf::mlp::to_text(net) == tiny_text);

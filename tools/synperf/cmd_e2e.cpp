@@ -185,11 +185,29 @@ void print_unmodelled(const e2e::run_request& r) {
                            "this run predicts bf16 ones\n", r.model.source);
 }
 
+/// Says on stderr which of the families the run used had no measurement of the GPU in their training data.
+void note_unmeasured_gpu(const e2e::family_models& models, const e2e::run_result& res, std::string_view gpu) {
+    std::vector<std::string> spec_only;
+    for (std::size_t i = 0; i < e2e::op_family_count; ++i) {
+        if (res.prefill.family_launches[i] == 0 && res.first_decode.family_launches[i] == 0) continue;
+        const auto& net = models.of(e2e::op_family(i));
+        const auto trained = net ? net->trained_gpus() : std::nullopt;
+        if (trained && std::ranges::find(*trained, gpu) == trained->end()) spec_only.emplace_back(e2e::to_string(e2e::op_family(i)));
+    }
+    if (spec_only.empty()) return;
+    fmt::print(stderr,
+               "note: no measurement of {} trained the {} model{}: those ops are predicted from the spec alone; "
+               "'synperf eval <family>' shows the accuracy on GPUs held out of training\n",
+               gpu, comma_list(spec_only), spec_only.size() > 1 ? "s" : "");
+}
+
 void run_single(const e2e_options& o) {
     const prepared p = make_request(o, o.gpu.resolve(), o.gpu.catalogue_id());
     const e2e::run_request& r = p.request;
     print_unmodelled(r);
-    const e2e::run_result res = predict(p, load_models());
+    const e2e::family_models models = load_models();
+    const e2e::run_result res = predict(p, models);
+    note_unmeasured_gpu(models, res, p.gpu.name);
     const at::kernel_impl attn = attention_of(p);
     if (o.json) {
         const nlohmann::json out{{"model", r.model.name},
@@ -267,6 +285,7 @@ void run_compare(const e2e_options& o) {
         const std::string attn(at::to_string(attention_of(p)));
         try {
             const e2e::run_result res = predict(p, models);
+            note_unmeasured_gpu(models, res, p.gpu.name);
             // Every request emits one token per decode step; a run without decode steps has neither (null, "-").
             const bool decodes = p.request.decode_steps > 0;
             const double tok_s = decodes ? double(p.request.prompt_lens.size()) / res.decode_median_ms * 1e3 : 0.0;

@@ -82,6 +82,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
     // Inputs are checked before the model is loaded, so a bad shape is reported as such.
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_GEMM, "gemm");
     check_weights_for<family::gemm>(*net, o.weights);
+    note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<family::gemm> pred(g.numbers, cost::mlp_cost(net));
 
     measured_report measured(input.measured_us);

@@ -90,6 +90,7 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
     measured_report measured(measured_times(t));
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_ALLREDUCE, "allreduce");
     check_weights_for<family::allreduce>(*net, o.weights);
+    note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
     if (o.print_header && !o.json)
         fmt::print("gpu,gpus,bytes,latency_us,efficiency,theoretical_us,algorithm{}\n", measured.header_columns());
@@ -137,6 +138,7 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
     family::allreduce::validate(p);  // inputs first, so a bad size is reported as such
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_ALLREDUCE, "allreduce");
     check_weights_for<family::allreduce>(*net, o.weights);
+    note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, family::to_string(p.implementation));
     const family::allreduce_estimate e = family::estimate(p);

@@ -98,6 +98,7 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
     const at::attention_plan plan = F::plan(p, g.numbers);  // reported below; validated before the model loads
     auto net = attention_model(p.stage, o.weights);
     check_weights_for<F>(*net, o.weights);
+    note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, o.framework);
     const auto warnings = outside_training_range(*net, r.features, r.efficiency);
@@ -175,6 +176,7 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
     measured_report measured(measured_times(t));
     auto net = attention_model(problems.empty() ? at::phase::prefill : problems.front().stage, o.weights);
     check_weights_for<F>(*net, o.weights);
+    note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     json_document doc(o.json, true);
     if (!o.json && o.print_header)

@@ -88,6 +88,7 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
         data::at_row(o.csv, lines[i], [&] { (void)family::fp8_linear::plan(problems[i], g.numbers); });
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_FP8_LINEAR, "fp8_linear");
     check_weights_for<family::fp8_linear>(*net, o.weights);
+    note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<family::fp8_linear> pred(g.numbers, cost::mlp_cost(net));
 
     measured_report measured(input.measured_us);

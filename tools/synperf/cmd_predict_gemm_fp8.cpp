@@ -77,6 +77,7 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
         configs.push_back(data::at_row(o.csv, lines[i], [&] { return family::gemm_fp8::plan(problems[i], g.numbers).config; }));
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_GEMM_FP8, "gemm_fp8");
     check_weights_for<family::gemm_fp8>(*net, o.weights);
+    note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<family::gemm_fp8> pred(g.numbers, cost::mlp_cost(net));
 
     measured_report measured(input.measured_us);

@@ -95,6 +95,7 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
     measured_report measured(measured_times(t));
     auto net = predict_model(o.weights, embedded, F::name);
     check_weights_for<F>(*net, o.weights);
+    note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     json_document doc(o.json, true);
     if (!o.json && o.print_header) {
@@ -133,6 +134,7 @@ void predict_and_print(const memory_bound_options& o, const typename F::problem_
     const family::memory_bound::plan pl = F::plan(p, g.numbers);
     auto net = predict_model(o.weights, embedded, F::name);
     check_weights_for<F>(*net, o.weights);
+    note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, framework);
     const auto warnings = outside_training_range(*net, r.features, r.efficiency);

@@ -83,6 +83,7 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
     measured_report measured(measured_times(t));
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");
     check_weights_for<family::moe>(*net, o.weights);
+    note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<family::moe> pred(g.numbers, cost::mlp_cost(net));
     json_document doc(o.json, true);
     if (!o.json && o.print_header)
@@ -119,6 +120,7 @@ void run_predict_moe(const predict_moe_options& o) {
     const family::moe_plan plan = family::moe::plan(p, g.numbers);
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE, "moe");
     check_weights_for<family::moe>(*net, o.weights);
+    note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<family::moe> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, "sglang");
     const auto warnings = outside_training_range(*net, r.features, r.efficiency);

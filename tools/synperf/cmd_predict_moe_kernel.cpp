@@ -83,6 +83,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
     measured_report measured(measured_us);
     auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_MOE_KERNEL, "moe_kernel");
     check_weights_for<family::moe_kernel>(*net, o.weights);
+    note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<family::moe_kernel> pred(g.numbers, cost::mlp_cost(net));
     json_document doc(o.json, !o.csv.empty());
     if (!o.csv.empty() && !o.json && o.print_header)

@@ -130,6 +130,25 @@ void check_weights_for(const mlp::network& net, const std::string& weights) {
                           F::framework_levels);
 }
 
+/// `names` joined with ", ".
+inline std::string comma_list(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+/// Says on stderr when no measurement of `gpu` trained `net` (the trainer records its GPUs in `meta`): the
+/// prediction then rests on the GPU's spec alone, and `synperf eval` shows the accuracy to expect. Silent for a
+/// GPU that was measured and for weights that do not record their GPUs.
+inline void note_unmeasured_gpu(const mlp::network& net, std::string_view gpu) {
+    const auto trained = net.trained_gpus();
+    if (!trained || std::ranges::find(*trained, gpu) != trained->end()) return;
+    fmt::print(stderr,
+               "note: no measurement of {} trained the {} model (its GPUs: {}): predicted from the spec alone; "
+               "'synperf eval {}' shows the accuracy on GPUs held out of training\n",
+               gpu, net.family, comma_list(*trained), net.family);
+}
+
 /// Features outside the range the model was trained on, by name, with the edge value the model reads instead; and
 /// the efficiency when it sits at the lowest one the model was trained on.
 inline std::vector<std::string> outside_training_range(const mlp::network& net, const std::vector<double>& x,

@@ -51,6 +51,23 @@ struct family_models {
     std::shared_ptr<const mlp::network> allreduce;
     std::shared_ptr<const mlp::network> moe;
     std::shared_ptr<const mlp::network> fp8_linear;
+
+    /// The model that prices ops of family `f` (null when this set has none).
+    [[nodiscard]] const std::shared_ptr<const mlp::network>& of(op_family f) const noexcept {
+        switch (f) {
+            case op_family::gemm: return gemm;
+            case op_family::gemm_fp8: return gemm_fp8;
+            case op_family::attention_prefill: return attention_prefill;
+            case op_family::attention_decode: return attention_decode;
+            case op_family::rmsnorm: return rmsnorm;
+            case op_family::silu_mul: return silu_mul;
+            case op_family::elementwise: return elementwise;
+            case op_family::allreduce: return allreduce;
+            case op_family::moe: return moe;
+            case op_family::fp8_linear: return fp8_linear;
+        }
+        return gemm;  // unreachable: every enumerator is listed
+    }
 };
 
 /// What a family needs that this build or these models lack, or empty when the family can be predicted.

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace synperf::mlp {
@@ -61,6 +62,26 @@ struct network {
     /// magnitude), and the measured rows say how slow, relative to its bound, a kernel of the family ever ran.
     [[nodiscard]] double clamp_efficiency(double e) const noexcept {
         return e < efficiency_min ? efficiency_min : (e > efficiency_max ? efficiency_max : e);
+    }
+
+    /// The GPUs whose measurements trained the network, as the trainer records them in `meta` (`gpus=a,b,c`);
+    /// none when `meta` does not say (a hand-written or third-party file). A GPU outside the list is predicted
+    /// from its spec alone, with the accuracy `synperf eval` reports for held-out GPUs.
+    [[nodiscard]] std::optional<std::vector<std::string>> trained_gpus() const {
+        constexpr std::string_view key = "gpus=";
+        const std::string_view m = meta;
+        std::size_t at = 0;
+        while ((at = m.find(key, at)) != std::string_view::npos && at != 0 && m[at - 1] != ' ') at += key.size();
+        if (at == std::string_view::npos) return std::nullopt;
+        std::string_view list = m.substr(at + key.size());
+        list = list.substr(0, list.find(' '));
+        std::vector<std::string> out;
+        while (!list.empty()) {
+            const std::size_t comma = list.find(',');
+            if (comma != 0) out.emplace_back(list.substr(0, comma));
+            list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+        }
+        return out;
     }
 
     /// Width of the input vector.
