@@ -137,6 +137,7 @@ case "$case" in
     ! grep -q "^note: no measurement of h100_sxm" <<<"$out" || fail "h100_sxm is measured by every family: $out"
     json="$("$synperf" e2e --model qwen2.5-14b --gpu h100_sxm,a100_sxm --batch 8 --prompt-len 3500 --decode-steps 4 --json)" || fail "json"
     [[ "$(grep -c '"decode_tokens_per_s"' <<<"$json")" -eq 2 ]] || fail "expected 2 GPU rows in $json"
+    [[ "$(grep -c '"spec_only_families": \[\]' <<<"$json")" -eq 2 ]] || fail "A100 and H100 are measured by every family of this run: $json"
     # The same GPU alone gives the same total as in the comparison.
     a="$("$synperf" e2e --model qwen2.5-14b --gpu a100_sxm --batch 8 --prompt-len 3500 --decode-steps 4 | awk '$1 == "total" { print $2 }')"
     b="$("$synperf" e2e --model qwen2.5-14b --gpu h100_sxm,a100_sxm --batch 8 --prompt-len 3500 --decode-steps 4 | awk '$1 == "a100_sxm" { print $5 }')"

@@ -185,20 +185,26 @@ void print_unmodelled(const e2e::run_request& r) {
                            "this run predicts bf16 ones\n", r.model.source);
 }
 
-/// Says on stderr which of the families the run used had no measurement of the GPU in their training data.
-void note_unmeasured_gpu(const e2e::family_models& models, const e2e::run_result& res, std::string_view gpu) {
-    std::vector<std::string> spec_only;
+/// The families the run used whose models had no measurement of `gpu` in their training data: those ops are
+/// predicted from the GPU's spec alone.
+std::vector<std::string> spec_only_families(const e2e::family_models& models, const e2e::run_result& res, std::string_view gpu) {
+    std::vector<std::string> out;
     for (std::size_t i = 0; i < e2e::op_family_count; ++i) {
         if (res.prefill.family_launches[i] == 0 && res.first_decode.family_launches[i] == 0) continue;
         const auto& net = models.of(e2e::op_family(i));
         const auto trained = net ? net->trained_gpus() : std::nullopt;
-        if (trained && std::ranges::find(*trained, gpu) == trained->end()) spec_only.emplace_back(e2e::to_string(e2e::op_family(i)));
+        if (trained && std::ranges::find(*trained, gpu) == trained->end()) out.emplace_back(e2e::to_string(e2e::op_family(i)));
     }
-    if (spec_only.empty()) return;
+    return out;
+}
+
+/// Says them on stderr, once per GPU.
+void note_spec_only(const std::vector<std::string>& families, std::string_view gpu) {
+    if (families.empty()) return;
     fmt::print(stderr,
                "note: no measurement of {} trained the {} model{}: those ops are predicted from the spec alone; "
                "'synperf eval <family>' shows the accuracy on GPUs held out of training\n",
-               gpu, comma_list(spec_only), spec_only.size() > 1 ? "s" : "");
+               gpu, comma_list(families), families.size() > 1 ? "s" : "");
 }
 
 void run_single(const e2e_options& o) {
@@ -207,7 +213,8 @@ void run_single(const e2e_options& o) {
     print_unmodelled(r);
     const e2e::family_models models = load_models();
     const e2e::run_result res = predict(p, models);
-    note_unmeasured_gpu(models, res, p.gpu.name);
+    const std::vector<std::string> spec_only = spec_only_families(models, res, p.gpu.name);
+    note_spec_only(spec_only, p.gpu.name);
     const at::kernel_impl attn = attention_of(p);
     if (o.json) {
         const nlohmann::json out{{"model", r.model.name},
@@ -232,6 +239,7 @@ void run_single(const e2e_options& o) {
                                  {"breakdown", {{"prefill", breakdown_json(res.prefill)},
                                                 {"decode_step", r.decode_steps > 0 ? breakdown_json(res.first_decode) : nlohmann::json()}}},
                                  {"distinct_ops_predicted", res.evaluations},
+                                 {"spec_only_families", spec_only},
                                  {"unmodelled", r.model.unmodelled}};
         fmt::print("{}\n", out.dump(2));
         return;
@@ -285,7 +293,8 @@ void run_compare(const e2e_options& o) {
         const std::string attn(at::to_string(attention_of(p)));
         try {
             const e2e::run_result res = predict(p, models);
-            note_unmeasured_gpu(models, res, p.gpu.name);
+            const std::vector<std::string> spec_only = spec_only_families(models, res, p.gpu.name);
+            note_spec_only(spec_only, p.gpu.name);
             // Every request emits one token per decode step; a run without decode steps has neither (null, "-").
             const bool decodes = p.request.decode_steps > 0;
             const double tok_s = decodes ? double(p.request.prompt_lens.size()) / res.decode_median_ms * 1e3 : 0.0;
@@ -296,7 +305,8 @@ void run_compare(const e2e_options& o) {
                             {"total_ms", res.total_ms},
                             {"decode_tokens_per_s", decodes ? nlohmann::json(tok_s) : nlohmann::json()},
                             {"memory_gb", res.memory.total / 1e9},
-                            {"capacity_gb", res.memory.capacity / 1e9}});
+                            {"capacity_gb", res.memory.capacity / 1e9},
+                            {"spec_only_families", spec_only}});
             if (!o.json)
                 fmt::print("  {:<20} {:<10} {:>11.3f} {:>14} {:>11.3f} {:>13} {:>8.1f} / {:>7.1f}\n", p.gpu.name, attn, res.prefill_ms,
                            decodes ? fmt::format("{:.3f}", res.decode_median_ms) : "-", res.total_ms,
