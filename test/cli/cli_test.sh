@@ -164,6 +164,11 @@ case "$case" in
     json="$("$synperf" predict rmsnorm --gpu all --tokens 16 --hidden 4096 --json)" || fail "rmsnorm --gpu all"
     [[ "$(grep -c '"latency_us"' <<<"$json")" -eq 22 ]] || fail "expected 22 GPUs in the JSON array"
     [[ "$(head -c 1 <<<"$json")" == "[" ]] || fail "a list of GPUs gives a JSON array"
+    # The GPUs no measurement of which trained the model are named in one note after the list, not one each.
+    "$synperf" predict rmsnorm --gpu h100_sxm,l4,b200_sxm,a40 --tokens 16 --hidden 4096 2>"$work/err.txt" >/dev/null || fail "rmsnorm list"
+    [[ "$(grep -c '^note: ' "$work/err.txt")" -eq 1 ]] \
+      && grep -q "^note: no measurement of l4, b200_sxm trained the rmsnorm model (its GPUs: a100_sxm, a40, h100_sxm)" "$work/err.txt" \
+      || fail "expected one note for l4 and b200_sxm: $(cat "$work/err.txt")"
     expect_error "unknown GPU 'h900'" predict gemm --gpu h100_sxm,h900 --m 8 --n 8 --k 8
     expect_error "has an empty GPU name" predict attention --phase decode --gpu ,h100_sxm --heads 8 --kv-heads 8 --head-dim 128 --batch 1 --seq 64;;
   predict_spec_file)

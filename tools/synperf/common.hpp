@@ -137,17 +137,49 @@ inline std::string comma_list(const std::vector<std::string>& names) {
     return out;
 }
 
-/// Says on stderr when no measurement of `gpu` trained `net` (the trainer records its GPUs in `meta`): the
-/// prediction then rests on the GPU's spec alone, and `synperf eval` shows the accuracy to expect. Silent for a
-/// GPU that was measured and for weights that do not record their GPUs.
-inline void note_unmeasured_gpu(const mlp::network& net, std::string_view gpu) {
-    const auto trained = net.trained_gpus();
-    if (!trained || std::ranges::find(*trained, gpu) != trained->end()) return;
-    fmt::print(stderr,
-               "note: no measurement of {} trained the {} model (its GPUs: {}): predicted from the spec alone; "
-               "'synperf eval {}' shows the accuracy on GPUs held out of training\n",
-               gpu, net.family, comma_list(*trained), net.family);
-}
+/// The GPUs a command predicted for with a model that had no measurement of them: said on stderr at once, or, during
+/// a run over a `--gpu` list (`for_each_listed_gpu`), gathered and said once when the list is done.
+class unmeasured_gpu_notes {
+public:
+    static unmeasured_gpu_notes& instance() {
+        static unmeasured_gpu_notes notes;
+        return notes;
+    }
+    /// Notes `gpu` when the trainer recorded `net`'s GPUs (`meta` `gpus=…`) and `gpu` is not among them.
+    void add(const mlp::network& net, std::string_view gpu) {
+        const auto trained = net.trained_gpus();
+        if (!trained || std::ranges::find(*trained, gpu) != trained->end()) return;
+        if (gathering_ && (pending_.empty() || (family_ == net.family && trained_ == *trained))) {
+            family_ = net.family;
+            trained_ = *trained;
+            pending_.emplace_back(gpu);
+            return;
+        }
+        say(net.family, *trained, {std::string(gpu)});
+    }
+    void gather() { gathering_ = true; }
+    /// Says what was gathered and stops gathering.
+    void flush() {
+        if (!pending_.empty()) say(family_, trained_, pending_);
+        pending_.clear();
+        gathering_ = false;
+    }
+
+private:
+    static void say(const std::string& family, const std::vector<std::string>& trained, const std::vector<std::string>& gpus) {
+        fmt::print(stderr,
+                   "note: no measurement of {} trained the {} model (its GPUs: {}): predicted from the spec alone; "
+                   "'synperf eval {}' shows the accuracy on GPUs held out of training\n",
+                   comma_list(gpus), family, comma_list(trained), family);
+    }
+    bool gathering_ = false;
+    std::string family_;
+    std::vector<std::string> trained_, pending_;
+};
+
+/// Says on stderr when no measurement of `gpu` trained `net` (see `unmeasured_gpu_notes`): the prediction then
+/// rests on the GPU's spec alone, and `synperf eval` shows the accuracy to expect.
+inline void note_unmeasured_gpu(const mlp::network& net, std::string_view gpu) { unmeasured_gpu_notes::instance().add(net, gpu); }
 
 /// Features outside the range the model was trained on, by name, with the edge value the model reads instead; and
 /// the efficiency when it sits at the lowest one the model was trained on.
@@ -427,6 +459,7 @@ template <class Options, class Run>
 void for_each_listed_gpu(const Options& o, Run run) {
     if (!o.gpu.is_list()) return run(o);
     const std::vector<std::string> names = o.gpu.listed_names();
+    unmeasured_gpu_notes::instance().gather();  // one note for the list, said after its runs
     if (o.json) fmt::print("[\n");
     bool csv_rows = false;  // CSV rows of every GPU form one table: no blank line between them, errors on stderr
     if constexpr (requires { o.csv; }) csv_rows = !o.csv.empty() && !o.json;
@@ -453,6 +486,7 @@ void for_each_listed_gpu(const Options& o, Run run) {
     }
     if (o.json) fmt::print("]\n");
     std::fflush(stdout);  // the reasons above come before the error
+    unmeasured_gpu_notes::instance().flush();
     // One reason for every GPU is the input's, not the GPUs': say it.
     if (ran == 0)
         throw invalid_argument(reasons.size() == 1 ? "synperf: " + reasons.front()
