@@ -198,13 +198,20 @@ std::vector<std::string> spec_only_families(const e2e::family_models& models, co
     return out;
 }
 
-/// Says them on stderr, once per GPU.
-void note_spec_only(const std::vector<std::string>& families, std::string_view gpu) {
-    if (families.empty()) return;
-    fmt::print(stderr,
-               "note: no measurement of {} trained the {} model{}: those ops are predicted from the spec alone; "
-               "'synperf eval <family>' shows the accuracy on GPUs held out of training\n",
-               gpu, comma_list(families), families.size() > 1 ? "s" : "");
+/// Says them on stderr: one line per distinct list of families, naming the GPUs it holds for (in `runs` order).
+void note_spec_only(const std::vector<std::pair<std::string, std::vector<std::string>>>& runs) {
+    std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> groups;  // families -> GPUs
+    for (const auto& [gpu, families] : runs) {
+        if (families.empty()) continue;
+        auto it = std::ranges::find_if(groups, [&](const auto& g) { return g.first == families; });
+        if (it == groups.end()) it = groups.insert(groups.end(), {families, {}});
+        it->second.push_back(gpu);
+    }
+    for (const auto& [families, gpus] : groups)
+        fmt::print(stderr,
+                   "note: no measurement of {} trained the {} model{}: those ops are predicted from the spec alone; "
+                   "'synperf eval <family>' shows the accuracy on GPUs held out of training\n",
+                   comma_list(gpus), comma_list(families), families.size() > 1 ? "s" : "");
 }
 
 void run_single(const e2e_options& o) {
@@ -214,7 +221,7 @@ void run_single(const e2e_options& o) {
     const e2e::family_models models = load_models();
     const e2e::run_result res = predict(p, models);
     const std::vector<std::string> spec_only = spec_only_families(models, res, p.gpu.name);
-    note_spec_only(spec_only, p.gpu.name);
+    note_spec_only({{p.gpu.name, spec_only}});
     const at::kernel_impl attn = attention_of(p);
     if (o.json) {
         const nlohmann::json out{{"model", r.model.name},
@@ -289,12 +296,13 @@ void run_compare(const e2e_options& o) {
                    "total ms", "decode tok/s", "memory GB / GPU");
     }
     std::size_t ran = 0;
+    std::vector<std::pair<std::string, std::vector<std::string>>> spec_only_runs;  // said after the table
     for (const prepared& p : runs) {
         const std::string attn(at::to_string(attention_of(p)));
         try {
             const e2e::run_result res = predict(p, models);
             const std::vector<std::string> spec_only = spec_only_families(models, res, p.gpu.name);
-            note_spec_only(spec_only, p.gpu.name);
+            spec_only_runs.emplace_back(p.gpu.name, spec_only);
             // Every request emits one token per decode step; a run without decode steps has neither (null, "-").
             const bool decodes = p.request.decode_steps > 0;
             const double tok_s = decodes ? double(p.request.prompt_lens.size()) / res.decode_median_ms * 1e3 : 0.0;
@@ -323,7 +331,8 @@ void run_compare(const e2e_options& o) {
                                  {"framework", o.framework}, {"gpus", rows}, {"unmodelled", r0.model.unmodelled}};
         fmt::print("{}\n", out.dump(2));
     }
-    std::fflush(stdout);  // the reasons above come before the error
+    std::fflush(stdout);  // the table and the reasons above come before the notes and the error
+    note_spec_only(spec_only_runs);
     if (ran == 0) throw invalid_argument(fmt::format("synperf: e2e: none of the {} listed GPUs can run this", runs.size()));
 }
 
