@@ -135,6 +135,9 @@ case "$case" in
     # The families whose models had no measurement of a GPU are named once for it (B200: RMSNorm's and SiLU&Mul's).
     grep -q "^note: no measurement of b200_sxm trained the rmsnorm, silu_mul models: " <<<"$out" || fail "no note for b200_sxm: $out"
     ! grep -q "^note: no measurement of h100_sxm" <<<"$out" || fail "h100_sxm is measured by every family: $out"
+    notes="$("$synperf" e2e --model qwen2.5-14b --gpu b200_sxm,h100_sxm,gb200 --batch 8 --prompt-len 3500 --decode-steps 4 2>&1 >/dev/null)"
+    [[ "$notes" == "note: no measurement of b200_sxm, gb200 trained the rmsnorm, silu_mul models: "* ]] \
+      || fail "expected one note for both GPUs of the same families: $notes"
     json="$("$synperf" e2e --model qwen2.5-14b --gpu h100_sxm,a100_sxm --batch 8 --prompt-len 3500 --decode-steps 4 --json)" || fail "json"
     [[ "$(grep -c '"decode_tokens_per_s"' <<<"$json")" -eq 2 ]] || fail "expected 2 GPU rows in $json"
     [[ "$(grep -c '"spec_only_families": \[\]' <<<"$json")" -eq 2 ]] || fail "A100 and H100 are measured by every family of this run: $json"
