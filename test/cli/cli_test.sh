@@ -33,7 +33,7 @@ case "$case" in
     "$synperf" predict gemm --gpu h100_sxm --m 4096 --n 4096 --k 4096 | grep -Eq '^  bound terms  tensor [0-9.]+ \| ' \
       || fail "no bound terms line, tensor first"
     "$synperf" predict gemm --gpu "NVIDIA A100-SXM4-80GB" --m 1 --n 8192 --k 8192 | grep -q "latency" || fail "alias"
-    # A GPU no measurement of which trained the model is named on stderr, with the model's own GPUs; a measured one is not.
+    # A GPU without measurements in the model's training data is named on stderr, with the GPUs that had them; a measured one is not.
     "$synperf" predict gemm --gpu l4 --m 64 --n 4096 --k 4096 --json 2>"$work/err.txt" | grep -q '"latency_us"' || fail "l4"
     grep -q "^note: no measurement of l4 trained the gemm model (its GPUs: a100_sxm, .*h100_sxm.*): predicted from the spec alone" \
       "$work/err.txt" || fail "no unmeasured-GPU note for l4: $(cat "$work/err.txt")"
@@ -164,7 +164,7 @@ case "$case" in
     json="$("$synperf" predict rmsnorm --gpu all --tokens 16 --hidden 4096 --json)" || fail "rmsnorm --gpu all"
     [[ "$(grep -c '"latency_us"' <<<"$json")" -eq 22 ]] || fail "expected 22 GPUs in the JSON array"
     [[ "$(head -c 1 <<<"$json")" == "[" ]] || fail "a list of GPUs gives a JSON array"
-    # The GPUs no measurement of which trained the model are named in one note after the list, not one each.
+    # GPUs without measurements in the model's training data are named in one note after the list, not one each.
     "$synperf" predict rmsnorm --gpu h100_sxm,l4,b200_sxm,a40 --tokens 16 --hidden 4096 2>"$work/err.txt" >/dev/null || fail "rmsnorm list"
     [[ "$(grep -c '^note: ' "$work/err.txt")" -eq 1 ]] \
       && grep -q "^note: no measurement of l4, b200_sxm trained the rmsnorm model (its GPUs: a100_sxm, a40, h100_sxm)" "$work/err.txt" \
