@@ -2,5 +2,6 @@
 #pragma once
 /// \file Predictors: compile-time composition and the run-time path.
 
+#include "synperf/predictor/calibration.hpp"
 #include "synperf/predictor/prediction.hpp"
 #include "synperf/predictor/predictor.hpp"

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -18,6 +19,7 @@
 
 #include <synperf/mlp/compiled.hpp>
 #include <synperf/mlp/format.hpp>
+#include <synperf/predictor/calibration.hpp>
 #include <synperf/train/linear_baseline.hpp>
 #include <synperf/train/metrics.hpp>
 
@@ -33,6 +35,7 @@ struct eval_cli_options {
     std::string dump;
     bool json = false;
     bool by_size = false;
+    std::size_t calibrate = 0;  ///< rows of each held-out (GPU, framework) given to a few-shot calibration; 0: none
 };
 
 /// Held-out GPUs after the seen ones, in the protocol's order of difficulty.
@@ -50,6 +53,7 @@ int split_rank(data::split s) {
 struct group {
     data::split label;
     std::vector<double> measured, ours, roofline, linear, theoretical;
+    std::vector<std::uint64_t> row_hash;  ///< each row's shape hash: the order in which a calibration draws rows
     std::set<std::string> kernels;
     std::set<std::string> priced_apart_kinds;  ///< kinds of kernel the weights' training ops never ran
     std::size_t above_one = 0, flagged = 0, priced_apart = 0;
@@ -136,6 +140,7 @@ void evaluate_fold(const family_tool& fam, const protocol_fold& fold, const std:
         gr.ours.push_back(s.predicted_us(eff));
         gr.roofline.push_back(s.roofline_us);
         gr.theoretical.push_back(s.theoretical_us);
+        gr.row_hash.push_back(data::shape_hash(std::span<const std::int64_t>(s.key.data(), s.key_size)));
         gr.linear.push_back(std::exp(linear.predict_log(std::span<const double>(in))) + s.priced_apart_us);
         if (s.efficiency() > 1.0) ++gr.above_one;
         if (!s.priced_apart_kinds.empty()) {
@@ -152,6 +157,39 @@ void evaluate_fold(const family_tool& fam, const protocol_fold& fold, const std:
     }
 }
 
+/// A held-out group's few-shot calibration: its first rows in shape-hash order measured, the rest scored.
+struct calibrated_result {
+    std::size_t fitted = 0, scored = 0;  ///< rows given to the fit; rows scored (the rest)
+    double mape_before = 0;              ///< the model alone on the scored rows, percent
+    double mape = 0;                     ///< calibrated, on the scored rows, percent
+    calibration_form form = calibration_form::none;
+};
+
+/// Fits `fitted` rows of a group (by shape hash, so the draw is fixed and spread over the shapes) and scores the
+/// others; empty when the group has fewer than twice as many rows.
+std::optional<calibrated_result> calibrate_group(const group& gr, std::size_t fitted) {
+    const std::size_t n = gr.measured.size();
+    if (fitted < 2 || n < 2 * fitted) return std::nullopt;
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&gr](std::size_t a, std::size_t b) {
+        return std::pair(gr.row_hash[a], a) < std::pair(gr.row_hash[b], b);
+    });
+    std::vector<double> fit_pred, fit_meas, ours, calibrated, measured;
+    for (std::size_t j = 0; j < fitted; ++j) {
+        fit_pred.push_back(gr.ours[order[j]]);
+        fit_meas.push_back(gr.measured[order[j]]);
+    }
+    const calibration_fit fit = fit_latency_calibration(fit_pred, fit_meas);
+    for (std::size_t j = fitted; j < n; ++j) {
+        ours.push_back(gr.ours[order[j]]);
+        calibrated.push_back(fit.calibration.apply(gr.ours[order[j]]));
+        measured.push_back(gr.measured[order[j]]);
+    }
+    return calibrated_result{fitted, n - fitted, train::summarize(ours, measured).mape, train::summarize(calibrated, measured).mape,
+                             fit.calibration.form};
+}
+
 /// One (GPU, framework) row of a family's evaluation.
 struct line {
     std::string gpu, framework, kernels;
@@ -160,6 +198,7 @@ struct line {
     double above_one;
     bool flagged;
     std::vector<size_bucket> sizes;
+    std::optional<calibrated_result> calibrated;  ///< held-out rows with `--calibrate`
 };
 
 /// A family's evaluation: its rows in the protocol's order, the weights' description and the loader's notes.
@@ -228,7 +267,8 @@ family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
         out.lines.push_back({key.first, key.second, kernels, gr.label, train::summarize(gr.ours, gr.measured),
                              train::summarize(gr.roofline, gr.measured), train::summarize(gr.linear, gr.measured),
                              100.0 * double(gr.above_one) / double(gr.measured.size()), gr.flagged > 0,
-                             o.by_size ? by_size(gr) : std::vector<size_bucket>{}});
+                             o.by_size ? by_size(gr) : std::vector<size_bucket>{},
+                             o.calibrate > 0 && gr.label != data::split::seen ? calibrate_group(gr, o.calibrate) : std::nullopt});
     }
     std::sort(out.lines.begin(), out.lines.end(), [](const line& a, const line& b) {
         return std::tuple(split_rank(a.label), a.gpu, a.framework) < std::tuple(split_rank(b.label), b.gpu, b.framework);
@@ -261,6 +301,10 @@ void run_eval(const family_tool& fam, const eval_cli_options& o) {
                                               {"mape", b.mape}, {"bias", b.bias},
                                               {"median_efficiency", b.median_efficiency}});
             }
+            if (l.calibrated)
+                row["calibrated"] = {{"fitted_rows", l.calibrated->fitted}, {"scored_rows", l.calibrated->scored},
+                                     {"mape_before", l.calibrated->mape_before}, {"mape", l.calibrated->mape},
+                                     {"form", std::string(to_string(l.calibrated->form))}};
             out["rows"].push_back(std::move(row));
         }
         out["notes"] = notes;
@@ -285,6 +329,24 @@ void run_eval(const family_tool& fam, const eval_cli_options& o) {
     if (seen_n > 0) fmt::print("\nseen mean over (GPU, framework): MAPE {:.1f} %, P90 {:.1f} %\n", seen_sum / seen_n, seen_p90 / seen_n);
     if (fam.flag && !fam.flag_meaning.empty()) fmt::print("† {}\n", fam.flag_meaning);
     for (const auto& n : notes) fmt::print("note: {}\n", n);
+    if (o.calibrate > 0) {
+        fmt::print("\nFew-shot calibration (--calibrate {}): that many rows of each held-out (GPU, framework), drawn by shape "
+                   "hash, fit a correction of the predictions (predictor/calibration.hpp); MAPE on the other rows, percent\n",
+                   o.calibrate);
+        fmt::print("| GPU | framework | split | rows scored | synperf MAPE | calibrated MAPE | form |\n");
+        fmt::print("|---|---|---|---:|---:|---:|---|\n");
+        for (const auto& l : lines) {
+            if (l.label == data::split::seen) continue;
+            if (!l.calibrated) {
+                fmt::print("| {} | {} | {} | — | — | — | fewer than {} rows |\n", l.gpu, l.framework, data::to_string(l.label),
+                           2 * o.calibrate);
+                continue;
+            }
+            const calibrated_result& c = *l.calibrated;
+            fmt::print("| {} | {} | {} | {} | {:.1f} | {:.1f} | {} |\n", l.gpu, l.framework, data::to_string(l.label), c.scored,
+                       c.mape_before, c.mape, to_string(c.form));
+        }
+    }
     if (!o.by_size) return;
     fmt::print("\nBy measured latency: rows, MAPE, mean signed error (> 0: predicted too slow), median efficiency (bound / measured)\n");
     fmt::print("| GPU | framework | split | measured µs | rows | synperf MAPE | bias | median efficiency |\n");
@@ -372,6 +434,10 @@ void add_eval_command(CLI::App& app) {
         sub->add_flag("--json", o.json, "print JSON");
         sub->add_flag("--by-size", o.by_size,
                       "also break each row down by measured latency (powers of two): MAPE, signed error, efficiency");
+        sub->add_option("--calibrate", o.calibrate,
+                        "also fit a correction on N rows of each held-out (GPU, framework) and report the MAPE on the rest "
+                        "(what N measurements of a GPU buy; synperf calibrate)")
+            ->check(CLI::Range(2, 100000));
         sub->add_option("--dump", o.dump, "also write every evaluated row (features, theoretical, predicted) to a CSV file");
         const family_tool* f = &fam;
         sub->final_callback([f] { run_eval(*f, o); });

@@ -653,6 +653,7 @@ void add_predict_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
 void add_e2e_command(CLI::App& app);
+void add_calibrate_command(CLI::App& app);
 void add_predict_attention_command(CLI::App& predict);
 void add_predict_allreduce_command(CLI::App& predict);
 

@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
     synperf::cli::add_train_command(app);
     synperf::cli::add_eval_command(app);
     synperf::cli::add_e2e_command(app);
+    synperf::cli::add_calibrate_command(app);
     synperf::cli::require_decimal_integers(app);
     synperf::cli::reject_empty_values(app);
     synperf::cli::require_finite_numbers(app);
