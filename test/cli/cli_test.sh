@@ -607,6 +607,49 @@ case "$case" in
     for gpu in h100_sxm b200_sxm l40s rtx_pro_6000_server b300_sxm gb300 h200_sxm gb200; do
       grep -q "\"gpu\": \"$gpu\"" <<<"$out" || fail "eval fp8_linear lacks $gpu"
     done;;
+  calibrate)
+    # A correction fitted on measured rows of one GPU (the H200 GEMMs in bench/measure), applied to other rows; one fit
+    # per GPU of a list; bad files name their line.
+    measured="$src/bench/measure/h200_sxm/gemm_bf16.csv"
+    head -11 "$measured" > "$work/fit.csv"
+    { echo m,n,k; tail -n +12 "$measured" | cut -d, -f1-3; } > "$work/rest.csv"
+    "$synperf" predict gemm --gpu h200_sxm --csv "$work/fit.csv" > "$work/fit_pred.csv" 2>/dev/null || fail "predict the fitted rows"
+    "$synperf" predict gemm --gpu h200_sxm --csv "$work/rest.csv" > "$work/rest_pred.csv" || fail "predict the other rows"
+    out="$("$synperf" calibrate --fit "$work/fit_pred.csv")" || fail "calibrate --fit"
+    row="$(grep -E '^\| h200_sxm \| 10 \| [0-9.]+ \| [0-9.]+ \| (none|scale|trend) \| ' <<<"$out")" || fail "no h200_sxm fit: $out"
+    # The chosen form is never worse than the model on the rows left out one at a time.
+    awk -F'|' '{ exit !($5 + 0 <= $4 + 0) }' <<<"$row" || fail "the fit is worse than the model: $row"
+    "$synperf" calibrate --fit "$work/fit_pred.csv" --json | grep -q '"loo_mape_after"' || fail "calibrate --json"
+    out="$("$synperf" calibrate --fit "$work/fit_pred.csv" --apply "$work/rest_pred.csv" 2>/dev/null)" || fail "calibrate --apply"
+    [[ "$(head -1 <<<"$out")" == "$(head -1 "$work/rest_pred.csv"),calibrated_us" ]] || fail "header: $(head -1 <<<"$out")"
+    [[ "$(wc -l <<<"$out")" -eq "$(wc -l < "$work/rest_pred.csv")" ]] || fail "apply lost rows"
+    # Every row is the input row plus a positive time.
+    paste -d'|' "$work/rest_pred.csv" <(cat <<<"$out") | awk -F'|' 'NR > 1 { n = split($2, f, ","); if (index($2, $1 ",") != 1 || f[n] + 0 <= 0) bad = 1 } END { exit bad }' \
+      || fail "apply changed a row or wrote no time: $out"
+    # A list of GPUs gets one fit per GPU, and a row of a GPU without one is refused.
+    "$synperf" predict gemm --gpu h200_sxm,h100_sxm --csv "$work/fit.csv" > "$work/two_pred.csv" 2>/dev/null || fail "predict two GPUs"
+    [[ "$("$synperf" calibrate --fit "$work/two_pred.csv" | grep -cE '^\| (h200_sxm|h100_sxm) \| 10 \|')" -eq 2 ]] || fail "not one fit per GPU"
+    "$synperf" predict gemm --gpu b200_sxm --csv "$work/rest.csv" > "$work/b200_pred.csv" || fail "predict b200"
+    expect_error "^synperf: [^ ]*b200_pred.csv:2: no calibration for GPU 'b200_sxm'; the --fit file calibrates: h100_sxm, h200_sxm" \
+      calibrate --fit "$work/two_pred.csv" --apply "$work/b200_pred.csv"
+    expect_error "rest_pred.csv:1: expected a column 'measured_us'" calibrate --fit "$work/rest_pred.csv"
+    head -2 "$work/fit_pred.csv" > "$work/one_pred.csv"
+    expect_error "one_pred.csv:2: GPU h200_sxm has 1 measured row; a calibration needs at least 2 per GPU" calibrate --fit "$work/one_pred.csv"
+    sed '3s/,[0-9.]*,[-+0-9.]*$/,nan,+0.00/' "$work/fit_pred.csv" > "$work/nan_pred.csv"
+    expect_error "nan_pred.csv:3: column 'measured_us': expected a finite number" calibrate --fit "$work/nan_pred.csv"
+    expect_error "with --apply the output is the CSV" calibrate --fit "$work/fit_pred.csv" --apply "$work/rest_pred.csv" --json
+    expect_error "cannot open|not a regular file|No such file" calibrate --fit "$work/missing.csv"
+    # What a few measurements buy on a held-out GPU: eval --calibrate scores the rows the fit did not see.
+    if [[ -d "$data/aiconfigurator" ]]; then
+      out="$("$synperf" eval gemm --data "$data" --calibrate 16)" || fail "eval --calibrate"
+      rtx="$(grep -E '^\| rtx_5090 \| vllm \| unseen-arch \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \| (none|scale|trend) \|$' <<<"$out")" \
+        || fail "no calibrated rtx_5090 row: $out"
+      awk -F'|' '{ exit !($7 + 0 < $6 + 0) }' <<<"$rtx" || fail "calibration did not help the RTX 5090: $rtx"
+      "$synperf" eval gemm --data "$data" --calibrate 16 --json | grep -q '"calibrated"' || fail "no calibrated field in JSON"
+    else
+      echo "SKIPPED part: eval --calibrate needs measured data at $data"
+    fi
+    echo "ok: calibrate";;
   eval_by_size)
     # --by-size splits every (GPU, framework) row by measured latency: the buckets hold all of its rows.
     need_data

@@ -36,20 +36,25 @@ std::map<std::string, calibration_fit> fit_per_gpu(const std::string& path) {
     if (!t.has_column(measured_column))
         throw load_error(path, 1, 0, "expected a column 'measured_us' (run synperf predict … --csv on a file of measured rows)");
     const std::size_t measured = t.column(measured_column);
-    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> rows;
+    struct gpu_rows {
+        std::vector<double> predicted, measured;
+        std::size_t first_line = 0;
+    };
+    std::map<std::string, gpu_rows> rows;
     for (std::size_t r = 0; r < t.rows(); ++r) {
-        auto& [p, m] = rows[gpu_of(t, r)];
-        p.push_back(t.time_us(r, predicted, 1.0));
-        m.push_back(t.time_us(r, measured, 1.0));
+        gpu_rows& g = rows[gpu_of(t, r)];
+        if (g.predicted.empty()) g.first_line = t.line(r);
+        g.predicted.push_back(t.time_us(r, predicted, 1.0));
+        g.measured.push_back(t.time_us(r, measured, 1.0));
     }
     if (rows.empty()) throw load_error(path, 1, 0, "expected at least one data row after the header, got none");
     std::map<std::string, calibration_fit> out;
-    for (const auto& [gpu, pm] : rows) {
-        if (pm.first.size() < 2)
-            throw load_error(path, 1, 0,
+    for (const auto& [gpu, g] : rows) {
+        if (g.predicted.size() < 2)
+            throw load_error(path, g.first_line, 0,
                              fmt::format("{} has 1 measured row; a calibration needs at least 2 per GPU",
                                          gpu.empty() ? std::string("the file") : "GPU " + gpu));
-        out.emplace(gpu, fit_latency_calibration(pm.first, pm.second));
+        out.emplace(gpu, fit_latency_calibration(g.predicted, g.measured));
     }
     return out;
 }
@@ -83,7 +88,7 @@ void print_fits(std::FILE* out, const std::map<std::string, calibration_fit>& fi
 }
 
 /// Writes `path` (a `predict … --csv` output) with a `calibrated_us` column: each row's latency_us corrected by its
-/// GPU's fit.
+/// GPU's fit; the fits' table goes to stderr once every row has one.
 void apply_fits(const std::string& path, const std::map<std::string, calibration_fit>& fits) {
     const data::csv_table t = data::csv_table::load(path);
     const std::size_t predicted = t.column("latency_us");
@@ -99,6 +104,7 @@ void apply_fits(const std::string& path, const std::map<std::string, calibration
         }
         corrected.push_back(f->second.calibration.apply(t.time_us(r, predicted, 1.0)));
     }
+    print_fits(stderr, fits);
     std::string header;
     for (auto h : t.header()) (header.empty() ? header : header.append(",")).append(h);
     fmt::print("{},calibrated_us\n", header);
@@ -113,7 +119,6 @@ void run_calibrate(const calibrate_options& o) {
     const std::map<std::string, calibration_fit> fits = fit_per_gpu(o.fit);
     if (!o.apply.empty()) {
         if (o.json) throw invalid_argument("synperf: calibrate: --json prints the fits alone; with --apply the output is the CSV");
-        print_fits(stderr, fits);
         apply_fits(o.apply, fits);
         return;
     }
