@@ -280,7 +280,7 @@ case "$case" in
     "$synperf" predict gemm --gpu h100_sxm --csv "$work/bom.csv" | grep -q '^h100_sxm,1024,1024,1024,' || fail "a CSV file with a BOM"
     expect_error "train --out .*: the folder .* does not exist" train rmsnorm --out "$work/no/such/dir/x.mlp"
     # A word that is not a command names itself and the commands there are.
-    expect_error "unknown command 'nope'; known: gpus, predict, train, eval, e2e" nope
+    expect_error "unknown command 'nope'; known: gpus, predict, train, eval, e2e, calibrate" nope
     expect_error "unknown command 'gemmm'; known: attention, .*, gemm$" predict gemmm
     expect_error "unknown option '--nope'; expected a command: gpus" --nope
     # An empty value is an error, not the option's default (here: the shipped weights file).
@@ -678,8 +678,9 @@ case "$case" in
     [[ "$published" == "$measured" ]] || fail "attention.md publishes MAPE / beyond '$published', the script prints '$measured'"
     echo "ok: lattice found where published ($measured)";;
   published_tables)
-    # Every accuracy row and seen-mean line that README.md and docs/families/*.md publish is printed, character
-    # for character, by `synperf eval` with the committed protocol weights: the tables cannot drift from the models.
+    # Every accuracy row and seen-mean line that README.md, docs/families/*.md and docs/calibration.md publish is
+    # printed, character for character, by `synperf eval` with the committed protocol weights: the tables cannot drift
+    # from the models.
     need_data
     evals="$work/all_evals.txt"
     : > "$evals"
@@ -687,7 +688,7 @@ case "$case" in
     families="$(for f in "$src"/models/protocol/*.mlp; do basename "$f" | cut -d. -f1; done | sort -u)"
     [[ -n "$families" ]] || fail "no protocol weights under $src/models/protocol"
     for fam in $families; do
-      "$synperf" eval "$fam" --data "$data" >> "$evals" 2>/dev/null || fail "eval $fam"
+      "$synperf" eval "$fam" --data "$data" --calibrate 16 >> "$evals" 2>/dev/null || fail "eval $fam"
     done
     checked=0
     for doc in "$src/README.md" "$src"/docs/families/*.md; do
@@ -702,6 +703,15 @@ case "$case" in
       done < <(grep -ioE '^seen mean over \(GPU, framework\): MAPE [0-9.]+ %, P90 [0-9.]+ %' "$doc" |
                sed 's/^Seen/seen/')
     done
+    # docs/calibration.md: the few-shot rows | gpu | framework | split | scored | MAPE | calibrated | form |, as
+    # `synperf eval <family> --calibrate 16` prints them.
+    calibrated=0
+    while IFS= read -r row; do
+      grep -qxF -- "$row" "$evals" || fail "docs/calibration.md: no eval --calibrate 16 prints the row '$row'"
+      calibrated=$((calibrated + 1))
+    done < <(grep -E '^\| [a-z0-9_]+ \| ' "$src/docs/calibration.md" | awk -F'|' 'NF == 9')
+    [[ $calibrated -ge 40 ]] || fail "only $calibrated calibration rows found in docs/calibration.md; the table format changed?"
+    checked=$((checked + calibrated))
     # The all-families summary in README.md: | family | seen | worst sibling | … | better than linear |
     "$synperf" eval summary --data "$data" > "$work/summary.txt" 2>/dev/null || fail "eval summary"
     summary_rows=0
