@@ -102,7 +102,8 @@ void apply_fits(const std::string& path, const std::map<std::string, calibration
             throw load_error(path, t.line(r), 0,
                              fmt::format("no calibration for GPU '{}'; the --fit file calibrates: {}", gpu, fitted));
         }
-        corrected.push_back(f->second.calibration.apply(t.time_us(r, predicted, 1.0)));
+        // A zero latency is an op with nothing to run (an all-reduce over one GPU): it stays zero.
+        corrected.push_back(t.number(r, predicted) == 0.0 ? 0.0 : f->second.calibration.apply(t.time_us(r, predicted, 1.0)));
     }
     print_fits(stderr, fits);
     std::string header;

@@ -165,8 +165,8 @@ struct calibrated_result {
     calibration_form form = calibration_form::none;
 };
 
-/// Fits `fitted` rows of a group (by shape hash, so the draw is fixed and spread over the shapes) and scores the
-/// others; empty when the group has fewer than twice as many rows.
+/// Fits `fitted` rows of a group, the first in shape-hash order (a fixed pseudo-random draw), and scores the others;
+/// empty when the group has fewer than twice as many rows.
 std::optional<calibrated_result> calibrate_group(const group& gr, std::size_t fitted) {
     const std::size_t n = gr.measured.size();
     if (fitted < 2 || n < 2 * fitted) return std::nullopt;
