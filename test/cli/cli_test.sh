@@ -619,7 +619,8 @@ case "$case" in
     row="$(grep -E '^\| h200_sxm \| 10 \| [0-9.]+ \| [0-9.]+ \| (none|scale|trend) \| ' <<<"$out")" || fail "no h200_sxm fit: $out"
     # The chosen form is never worse than the model on the rows left out one at a time.
     awk -F'|' '{ exit !($5 + 0 <= $4 + 0) }' <<<"$row" || fail "the fit is worse than the model: $row"
-    "$synperf" calibrate --fit "$work/fit_pred.csv" --json | grep -q '"loo_mape_after"' || fail "calibrate --json"
+    json="$("$synperf" calibrate --fit "$work/fit_pred.csv" --json)" || fail "calibrate --json"
+    grep -q '"loo_mape_after"' <<<"$json" || fail "calibrate --json lacks loo_mape_after: $json"
     out="$("$synperf" calibrate --fit "$work/fit_pred.csv" --apply "$work/rest_pred.csv" 2>/dev/null)" || fail "calibrate --apply"
     [[ "$(head -1 <<<"$out")" == "$(head -1 "$work/rest_pred.csv"),calibrated_us" ]] || fail "header: $(head -1 <<<"$out")"
     [[ "$(wc -l <<<"$out")" -eq "$(wc -l < "$work/rest_pred.csv")" ]] || fail "apply lost rows"
@@ -633,6 +634,12 @@ case "$case" in
     expect_error "^synperf: [^ ]*b200_pred.csv:2: no calibration for GPU 'b200_sxm'; the --fit file calibrates: h100_sxm, h200_sxm" \
       calibrate --fit "$work/two_pred.csv" --apply "$work/b200_pred.csv"
     expect_error "rest_pred.csv:1: expected a column 'measured_us'" calibrate --fit "$work/rest_pred.csv"
+    # A GEMM correction is not applied to another family's predictions.
+    printf 'tokens\n64\n' > "$work/tokens.csv"
+    "$synperf" predict rmsnorm --gpu h200_sxm --hidden 4096 --csv "$work/tokens.csv" > "$work/rmsnorm_pred.csv" 2>/dev/null \
+      || fail "predict rmsnorm"
+    expect_error "rmsnorm_pred.csv:1: expected the columns of the --fit file's predict command \\(gpu,m,n,k,latency_us," \
+      calibrate --fit "$work/fit_pred.csv" --apply "$work/rmsnorm_pred.csv"
     head -2 "$work/fit_pred.csv" > "$work/one_pred.csv"
     expect_error "one_pred.csv:2: GPU h200_sxm has 1 measured row; a calibration needs at least 2 per GPU" calibrate --fit "$work/one_pred.csv"
     sed '3s/,[0-9.]*,[-+0-9.]*$/,nan,+0.00/' "$work/fit_pred.csv" > "$work/nan_pred.csv"
@@ -645,7 +652,8 @@ case "$case" in
       rtx="$(grep -E '^\| rtx_5090 \| vllm \| unseen-arch \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \| (none|scale|trend) \|$' <<<"$out")" \
         || fail "no calibrated rtx_5090 row: $out"
       awk -F'|' '{ exit !($7 + 0 < $6 + 0) }' <<<"$rtx" || fail "calibration did not help the RTX 5090: $rtx"
-      "$synperf" eval gemm --data "$data" --calibrate 16 --json | grep -q '"calibrated"' || fail "no calibrated field in JSON"
+      json="$("$synperf" eval gemm --data "$data" --calibrate 16 --json)" || fail "eval --calibrate --json"
+      grep -q '"calibrated"' <<<"$json" || fail "no calibrated field in JSON"
     else
       echo "SKIPPED part: eval --calibrate needs measured data at $data"
     fi

@@ -29,8 +29,22 @@ std::string gpu_of(const data::csv_table& t, std::size_t r) {
     return t.has_column("gpu") ? std::string(t.field(r, t.column("gpu"))) : std::string();
 }
 
+/// The columns a `predict` command wrote, without the measured ones: which command (family) made the file.
+std::string prediction_columns(const data::csv_table& t) {
+    std::string out;
+    for (auto h : t.header())
+        if (h != measured_column && h != "error_pct") (out.empty() ? out : out.append(",")).append(h);
+    return out;
+}
+
+/// The fits of a `--fit` file, one per GPU, and the columns of the command that wrote it.
+struct gpu_fits {
+    std::map<std::string, calibration_fit> fits;
+    std::string columns;
+};
+
 /// One fit per GPU of the file: its `latency_us` (the prediction) against its `measured_us`.
-std::map<std::string, calibration_fit> fit_per_gpu(const std::string& path) {
+gpu_fits fit_per_gpu(const std::string& path) {
     const data::csv_table t = data::csv_table::load(path);
     const std::size_t predicted = t.column("latency_us");
     if (!t.has_column(measured_column))
@@ -48,13 +62,13 @@ std::map<std::string, calibration_fit> fit_per_gpu(const std::string& path) {
         g.measured.push_back(t.time_us(r, measured, 1.0));
     }
     if (rows.empty()) throw load_error(path, 1, 0, "expected at least one data row after the header, got none");
-    std::map<std::string, calibration_fit> out;
+    gpu_fits out{{}, prediction_columns(t)};
     for (const auto& [gpu, g] : rows) {
         if (g.predicted.size() < 2)
             throw load_error(path, g.first_line, 0,
                              fmt::format("{} has 1 measured row; a calibration needs at least 2 per GPU",
                                          gpu.empty() ? std::string("the file") : "GPU " + gpu));
-        out.emplace(gpu, fit_latency_calibration(g.predicted, g.measured));
+        out.fits.emplace(gpu, fit_latency_calibration(g.predicted, g.measured));
     }
     return out;
 }
@@ -89,18 +103,24 @@ void print_fits(std::FILE* out, const std::map<std::string, calibration_fit>& fi
 
 /// Writes `path` (a `predict … --csv` output) with a `calibrated_us` column: each row's latency_us corrected by its
 /// GPU's fit; the fits' table goes to stderr once every row has one.
-void apply_fits(const std::string& path, const std::map<std::string, calibration_fit>& fits) {
+void apply_fits(const std::string& path, const gpu_fits& fitted) {
     const data::csv_table t = data::csv_table::load(path);
+    // A correction belongs to one predict command: another family's errors follow another trend.
+    if (prediction_columns(t) != fitted.columns)
+        throw load_error(path, 1, 0,
+                         fmt::format("expected the columns of the --fit file's predict command ({}), got {}: fit and apply "
+                                     "outputs of the same synperf predict command",
+                                     fitted.columns, prediction_columns(t)));
+    const std::map<std::string, calibration_fit>& fits = fitted.fits;
     const std::size_t predicted = t.column("latency_us");
     std::vector<double> corrected;
     for (std::size_t r = 0; r < t.rows(); ++r) {
         const std::string gpu = gpu_of(t, r);
         const auto f = fits.find(gpu);
         if (f == fits.end()) {
-            std::string fitted;
-            for (const auto& [g, _] : fits) fitted += (fitted.empty() ? "" : ", ") + (g.empty() ? std::string("(no gpu column)") : g);
-            throw load_error(path, t.line(r), 0,
-                             fmt::format("no calibration for GPU '{}'; the --fit file calibrates: {}", gpu, fitted));
+            std::string known;
+            for (const auto& [g, _] : fits) known += (known.empty() ? "" : ", ") + (g.empty() ? std::string("(no gpu column)") : g);
+            throw load_error(path, t.line(r), 0, fmt::format("no calibration for GPU '{}'; the --fit file calibrates: {}", gpu, known));
         }
         // A zero latency is an op with nothing to run (an all-reduce over one GPU): it stays zero.
         corrected.push_back(t.number(r, predicted) == 0.0 ? 0.0 : f->second.calibration.apply(t.time_us(r, predicted, 1.0)));
@@ -117,10 +137,11 @@ void apply_fits(const std::string& path, const std::map<std::string, calibration
 }
 
 void run_calibrate(const calibrate_options& o) {
-    const std::map<std::string, calibration_fit> fits = fit_per_gpu(o.fit);
+    const gpu_fits fitted = fit_per_gpu(o.fit);
+    const std::map<std::string, calibration_fit>& fits = fitted.fits;
     if (!o.apply.empty()) {
         if (o.json) throw invalid_argument("synperf: calibrate: --json prints the fits alone; with --apply the output is the CSV");
-        apply_fits(o.apply, fits);
+        apply_fits(o.apply, fitted);
         return;
     }
     if (o.json) {
