@@ -652,6 +652,11 @@ case "$case" in
       rtx="$(grep -E '^\| rtx_5090 \| vllm \| unseen-arch \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \| (none|scale|trend) \|$' <<<"$out")" \
         || fail "no calibrated rtx_5090 row: $out"
       awk -F'|' '{ exit !($7 + 0 < $6 + 0) }' <<<"$rtx" || fail "calibration did not help the RTX 5090: $rtx"
+      # Another draw of the 16 rows: another table, the same rows scored.
+      out1="$("$synperf" eval gemm --data "$data" --calibrate 16 --calibrate-draw 1)" || fail "eval --calibrate-draw 1"
+      grep -q '^Few-shot calibration (--calibrate 16, draw 1)' <<<"$out1" || fail "no draw 1 table: $out1"
+      [[ "$(grep -c '^| rtx_5090 | vllm | unseen-arch | 34759 |' <<<"$out1")" -eq 1 ]] || fail "draw 1 scores another row count"
+      expect_error "calibrate-draw" eval gemm --data "$data" --calibrate 16 --calibrate-draw -1
       json="$("$synperf" eval gemm --data "$data" --calibrate 16 --json)" || fail "eval --calibrate --json"
       grep -q '"calibrated"' <<<"$json" || fail "no calibrated field in JSON"
     else

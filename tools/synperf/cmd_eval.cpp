@@ -36,6 +36,7 @@ struct eval_cli_options {
     bool json = false;
     bool by_size = false;
     std::size_t calibrate = 0;  ///< rows of each held-out (GPU, framework) given to a few-shot calibration; 0: none
+    std::int64_t calibrate_draw = 0;  ///< which pseudo-random draw of those rows
 };
 
 /// Held-out GPUs after the seen ones, in the protocol's order of difficulty.
@@ -165,26 +166,25 @@ struct calibrated_result {
     calibration_form form = calibration_form::none;
 };
 
-/// Fits `fitted` rows of a group, the first in shape-hash order (a fixed pseudo-random draw), and scores the others;
-/// empty when the group has fewer than twice as many rows.
-std::optional<calibrated_result> calibrate_group(const group& gr, std::size_t fitted) {
+/// Fits `fitted` rows of a group, the first in the order of their shape hashes mixed with `draw` (a fixed
+/// pseudo-random draw), and scores the others; empty when the group has fewer than twice as many rows.
+std::optional<calibrated_result> calibrate_group(const group& gr, std::size_t fitted, std::int64_t draw) {
     const std::size_t n = gr.measured.size();
     if (fitted < 2 || n < 2 * fitted) return std::nullopt;
-    std::vector<std::size_t> order(n);
-    for (std::size_t i = 0; i < n; ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&gr](std::size_t a, std::size_t b) {
-        return std::pair(gr.row_hash[a], a) < std::pair(gr.row_hash[b], b);
-    });
+    std::vector<std::pair<std::uint64_t, std::size_t>> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = {data::shape_hash({static_cast<std::int64_t>(gr.row_hash[i]), draw}), i};
+    std::sort(order.begin(), order.end());
     std::vector<double> fit_pred, fit_meas, ours, calibrated, measured;
     for (std::size_t j = 0; j < fitted; ++j) {
-        fit_pred.push_back(gr.ours[order[j]]);
-        fit_meas.push_back(gr.measured[order[j]]);
+        fit_pred.push_back(gr.ours[order[j].second]);
+        fit_meas.push_back(gr.measured[order[j].second]);
     }
     const calibration_fit fit = fit_latency_calibration(fit_pred, fit_meas);
     for (std::size_t j = fitted; j < n; ++j) {
-        ours.push_back(gr.ours[order[j]]);
-        calibrated.push_back(fit.calibration.apply(gr.ours[order[j]]));
-        measured.push_back(gr.measured[order[j]]);
+        const std::size_t i = order[j].second;
+        ours.push_back(gr.ours[i]);
+        calibrated.push_back(fit.calibration.apply(gr.ours[i]));
+        measured.push_back(gr.measured[i]);
     }
     return calibrated_result{fitted, n - fitted, train::summarize(ours, measured).mape, train::summarize(calibrated, measured).mape,
                              fit.calibration.form};
@@ -268,7 +268,7 @@ family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
                              train::summarize(gr.roofline, gr.measured), train::summarize(gr.linear, gr.measured),
                              100.0 * double(gr.above_one) / double(gr.measured.size()), gr.flagged > 0,
                              o.by_size ? by_size(gr) : std::vector<size_bucket>{},
-                             o.calibrate > 0 && gr.label != data::split::seen ? calibrate_group(gr, o.calibrate) : std::nullopt});
+                             o.calibrate > 0 && gr.label != data::split::seen ? calibrate_group(gr, o.calibrate, o.calibrate_draw) : std::nullopt});
     }
     std::sort(out.lines.begin(), out.lines.end(), [](const line& a, const line& b) {
         return std::tuple(split_rank(a.label), a.gpu, a.framework) < std::tuple(split_rank(b.label), b.gpu, b.framework);
@@ -330,9 +330,9 @@ void run_eval(const family_tool& fam, const eval_cli_options& o) {
     if (fam.flag && !fam.flag_meaning.empty()) fmt::print("† {}\n", fam.flag_meaning);
     for (const auto& n : notes) fmt::print("note: {}\n", n);
     if (o.calibrate > 0) {
-        fmt::print("\nFew-shot calibration (--calibrate {}): that many rows of each held-out (GPU, framework), drawn by shape "
-                   "hash, fit a correction of the predictions (predictor/calibration.hpp); MAPE on the other rows, percent\n",
-                   o.calibrate);
+        fmt::print("\nFew-shot calibration (--calibrate {}, draw {}): that many rows of each held-out (GPU, framework), drawn by "
+                   "shape hash, fit a correction of the predictions (predictor/calibration.hpp); MAPE on the other rows, percent\n",
+                   o.calibrate, o.calibrate_draw);
         fmt::print("| GPU | framework | split | rows scored | synperf MAPE | calibrated MAPE | form |\n");
         fmt::print("|---|---|---|---:|---:|---:|---|\n");
         for (const auto& l : lines) {
@@ -438,6 +438,9 @@ void add_eval_command(CLI::App& app) {
                         "also fit a correction on N rows of each held-out (GPU, framework) and report the MAPE on the rest "
                         "(what N measurements of a GPU buy; synperf calibrate)")
             ->check(CLI::Range(2, 100000));
+        sub->add_option("--calibrate-draw", o.calibrate_draw,
+                        "which pseudo-random draw of the --calibrate rows (default 0): how much the result depends on the rows")
+            ->check(CLI::Range(0, 1000000));
         sub->add_option("--dump", o.dump, "also write every evaluated row (features, theoretical, predicted) to a CSV file");
         const family_tool* f = &fam;
         sub->final_callback([f] { run_eval(*f, o); });
