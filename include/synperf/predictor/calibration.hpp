@@ -7,10 +7,11 @@
 /// predicted latency: short ops too fast, long ones too slow, or the reverse. A handful of measured rows of that
 /// GPU fix such a trend: log(measured / predicted) = a + b · log(predicted µs), fitted by least squares.
 ///
-/// The fit chooses its own form by leave-one-out error on the rows it is given, so a few rows never make the
-/// predictions worse than they already are on those rows: `none` (keep the model), `scale` (a alone) or `trend`
-/// (a and b, from 5 rows on; b is shrunk toward 0, and log(predicted) is clamped into the fitted rows' range, so
-/// the correction does not extrapolate a trend beyond the sizes it saw).
+/// The fit chooses its own form by leave-one-out error on the rows it is given: a correction is kept only where it
+/// predicts those rows, each left out of its own fit, better than the model does. The forms: `none` (keep the
+/// model), `scale` (a alone) or `trend` (a and b, from 5 rows on; b is shrunk toward 0, and log(predicted) is
+/// clamped into the fitted rows' range, so the correction does not extrapolate a trend beyond the sizes it saw).
+/// Rows that do not represent what is predicted (other sizes, other GPU counts) can still fit a wrong correction.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
