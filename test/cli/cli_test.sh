@@ -646,6 +646,8 @@ case "$case" in
     expect_error "nan_pred.csv:3: column 'measured_us': expected a finite number" calibrate --fit "$work/nan_pred.csv"
     expect_error "with --apply the output is the CSV" calibrate --fit "$work/fit_pred.csv" --apply "$work/rest_pred.csv" --json
     expect_error "cannot open|not a regular file|No such file" calibrate --fit "$work/missing.csv"
+    head -1 "$work/rest_pred.csv" > "$work/no_rows_pred.csv"
+    expect_error "no_rows_pred.csv:1: expected at least one data row" calibrate --fit "$work/fit_pred.csv" --apply "$work/no_rows_pred.csv"
     # What a few measurements buy on a held-out GPU: eval --calibrate scores the rows the fit did not see.
     if [[ -d "$data/aiconfigurator" ]]; then
       out="$("$synperf" eval gemm --data "$data" --calibrate 16)" || fail "eval --calibrate"

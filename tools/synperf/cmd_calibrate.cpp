@@ -111,6 +111,7 @@ void apply_fits(const std::string& path, const gpu_fits& fitted) {
                          fmt::format("expected the columns of the --fit file's predict command ({}), got {}: fit and apply "
                                      "outputs of the same synperf predict command",
                                      fitted.columns, prediction_columns(t)));
+    if (t.rows() == 0) throw load_error(path, 1, 0, "expected at least one data row after the header, got none");
     const std::map<std::string, calibration_fit>& fits = fitted.fits;
     const std::size_t predicted = t.column("latency_us");
     std::vector<double> corrected;
@@ -137,10 +138,11 @@ void apply_fits(const std::string& path, const gpu_fits& fitted) {
 }
 
 void run_calibrate(const calibrate_options& o) {
+    if (!o.apply.empty() && o.json)
+        throw invalid_argument("synperf: calibrate: --json prints the fits alone; with --apply the output is the CSV");
     const gpu_fits fitted = fit_per_gpu(o.fit);
     const std::map<std::string, calibration_fit>& fits = fitted.fits;
     if (!o.apply.empty()) {
-        if (o.json) throw invalid_argument("synperf: calibrate: --json prints the fits alone; with --apply the output is the CSV");
         apply_fits(o.apply, fitted);
         return;
     }
