@@ -46,6 +46,7 @@ struct latency_calibration {
     double log_low = 0;     ///< least and greatest log predicted µs of the fitted rows
     double log_high = 0;
 
+    /// The corrected latency of a prediction (finite and > 0, as every `prediction::latency_us` is).
     [[nodiscard]] double apply(double predicted_us) const noexcept {
         if (form == calibration_form::none) return predicted_us;
         const double x = std::clamp(std::log(predicted_us), log_low, log_high);
