@@ -69,44 +69,66 @@ inline constexpr std::size_t min_trend_rows = 5;
 /// Ridge on the slope, per row, in units of (log µs)²: a trend over a narrow size range is taken at less than face value.
 inline constexpr double slope_ridge_per_row = 0.25;
 
-inline latency_calibration fit_form(calibration_form form, std::span<const double> log_p, std::span<const double> log_ratio,
-                                    std::size_t skip) {
-    latency_calibration c;
-    c.form = form;
-    if (form == calibration_form::none) return c;
-    double n = 0, mx = 0, my = 0;
-    c.log_low = std::numeric_limits<double>::infinity();
-    c.log_high = -c.log_low;
-    for (std::size_t i = 0; i < log_p.size(); ++i) {
-        if (i == skip) continue;
-        n += 1;
-        mx += log_p[i];
-        my += log_ratio[i];
-        c.log_low = std::min(c.log_low, log_p[i]);
-        c.log_high = std::max(c.log_high, log_p[i]);
-    }
-    mx /= n;
-    my /= n;
-    c.log_centre = mx;
-    c.log_scale = my;
-    if (form == calibration_form::trend) {
-        double sxx = 0, sxy = 0;
+/// What a least-squares fit of the log ratios on the log predictions needs from its rows: sums of the values less
+/// the rows' means (so the sums of squares do not cancel), and the two least and two greatest log predictions. A fit
+/// that leaves one row out subtracts that row, so each of the leave-one-out fits costs O(1), not a pass over the rows.
+class fit_sums {
+public:
+    fit_sums(std::span<const double> log_p, std::span<const double> log_ratio) : log_p_(log_p), log_ratio_(log_ratio) {
+        const double n = double(log_p.size());
         for (std::size_t i = 0; i < log_p.size(); ++i) {
-            if (i == skip) continue;
-            sxx += (log_p[i] - mx) * (log_p[i] - mx);
-            sxy += (log_p[i] - mx) * (log_ratio[i] - my);
+            mean_x_ += log_p[i] / n;
+            mean_y_ += log_ratio[i] / n;
         }
-        c.slope = sxy / (sxx + slope_ridge_per_row * n);
+        for (std::size_t i = 0; i < log_p.size(); ++i) add(i, 1.0);
+        low_row_ = std::size_t(std::min_element(log_p.begin(), log_p.end()) - log_p.begin());
+        high_row_ = std::size_t(std::max_element(log_p.begin(), log_p.end()) - log_p.begin());
+        for (std::size_t i = 0; i < log_p.size(); ++i) {
+            if (i != low_row_) next_low_ = std::min(next_low_, log_p[i]);
+            if (i != high_row_) next_high_ = std::max(next_high_, log_p[i]);
+        }
     }
-    return c;
-}
+
+    /// The fit of `form` to every row but `skip` (every row when `skip` is past the last).
+    [[nodiscard]] latency_calibration fit(calibration_form form, std::size_t skip) const {
+        latency_calibration c;
+        c.form = form;
+        if (form == calibration_form::none) return c;
+        fit_sums s = *this;
+        if (skip < log_p_.size()) s.add(skip, -1.0);
+        const double mx = s.x_ / s.n_, my = s.y_ / s.n_;
+        c.log_centre = mean_x_ + mx;
+        c.log_scale = mean_y_ + my;
+        c.log_low = skip == low_row_ ? next_low_ : log_p_[low_row_];
+        c.log_high = skip == high_row_ ? next_high_ : log_p_[high_row_];
+        if (form == calibration_form::trend)
+            c.slope = (s.xy_ - s.n_ * mx * my) / (s.xx_ - s.n_ * mx * mx + slope_ridge_per_row * s.n_);
+        return c;
+    }
+
+private:
+    /// Adds row `i` (weight 1) or takes it away (weight -1).
+    void add(std::size_t i, double weight) {
+        const double dx = log_p_[i] - mean_x_, dy = log_ratio_[i] - mean_y_;
+        n_ += weight;
+        x_ += weight * dx;
+        y_ += weight * dy;
+        xx_ += weight * dx * dx;
+        xy_ += weight * dx * dy;
+    }
+
+    std::span<const double> log_p_, log_ratio_;
+    double mean_x_ = 0, mean_y_ = 0;
+    double n_ = 0, x_ = 0, y_ = 0, xx_ = 0, xy_ = 0;
+    std::size_t low_row_ = 0, high_row_ = 0;
+    double next_low_ = std::numeric_limits<double>::infinity(), next_high_ = -std::numeric_limits<double>::infinity();
+};
 
 }  // namespace calibration_detail
 
 /// Fits the correction of `predicted_us` toward `measured_us` (same rows, same order; every value finite and > 0;
 /// at least 2 rows). Throws `invalid_argument` naming the first bad row.
 [[nodiscard]] inline calibration_fit fit_latency_calibration(std::span<const double> predicted_us, std::span<const double> measured_us) {
-    using calibration_detail::fit_form;
     if (predicted_us.size() != measured_us.size())
         synperf::detail::report_error("calibration: " + std::to_string(predicted_us.size()) + " predictions for " +
                                       std::to_string(measured_us.size()) + " measurements; they must pair up");
@@ -124,10 +146,11 @@ inline latency_calibration fit_form(calibration_form form, std::span<const doubl
         log_p[i] = std::log(predicted_us[i]);
         log_ratio[i] = std::log(measured_us[i] / predicted_us[i]);
     }
+    const calibration_detail::fit_sums sums(log_p, log_ratio);
     const auto loo_mape = [&](calibration_form form) {
         double sum = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            const latency_calibration c = fit_form(form, log_p, log_ratio, i);
+            const latency_calibration c = sums.fit(form, i);
             sum += std::abs(c.apply(predicted_us[i]) / measured_us[i] - 1.0);
         }
         return 100.0 * sum / double(n);
@@ -145,7 +168,7 @@ inline latency_calibration fit_form(calibration_form form, std::span<const doubl
             out.calibration.form = form;
         }
     }
-    out.calibration = fit_form(out.calibration.form, log_p, log_ratio, n);
+    out.calibration = sums.fit(out.calibration.form, n);
     return out;
 }
 
