@@ -24,9 +24,13 @@ struct calibrate_options {
     bool json = false;
 };
 
-/// The GPU of row `r`: the `gpu` column of a `predict … --csv` output, or one unnamed GPU without it.
-std::string gpu_of(const data::csv_table& t, std::size_t r) {
-    return t.has_column("gpu") ? std::string(t.field(r, t.column("gpu"))) : std::string();
+/// Each row's GPU: the `gpu` column of a `predict … --csv` output, or one unnamed GPU without it.
+std::vector<std::string> gpus_of(const data::csv_table& t) {
+    std::vector<std::string> out(t.rows());
+    if (!t.has_column("gpu")) return out;
+    const std::size_t col = t.column("gpu");
+    for (std::size_t r = 0; r < t.rows(); ++r) out[r] = std::string(t.field(r, col));
+    return out;
 }
 
 /// The columns a `predict` command wrote, without the measured ones: which command (family) made the file.
@@ -55,8 +59,9 @@ gpu_fits fit_per_gpu(const std::string& path) {
         std::size_t first_line = 0;
     };
     std::map<std::string, gpu_rows> rows;
+    const std::vector<std::string> gpus = gpus_of(t);
     for (std::size_t r = 0; r < t.rows(); ++r) {
-        gpu_rows& g = rows[gpu_of(t, r)];
+        gpu_rows& g = rows[gpus[r]];
         if (g.predicted.empty()) g.first_line = t.line(r);
         g.predicted.push_back(t.time_us(r, predicted, 1.0));
         g.measured.push_back(t.time_us(r, measured, 1.0));
@@ -115,8 +120,9 @@ void apply_fits(const std::string& path, const gpu_fits& fitted) {
     const std::map<std::string, calibration_fit>& fits = fitted.fits;
     const std::size_t predicted = t.column("latency_us");
     std::vector<double> corrected;
+    const std::vector<std::string> gpus = gpus_of(t);
     for (std::size_t r = 0; r < t.rows(); ++r) {
-        const std::string gpu = gpu_of(t, r);
+        const std::string& gpu = gpus[r];
         const auto f = fits.find(gpu);
         if (f == fits.end()) {
             std::string known;
