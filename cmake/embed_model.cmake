@@ -81,7 +81,8 @@ namespace synperf::models {
 /// The `${NAME}` efficiency model, parsed from the embedded weights text on first use.
 inline const synperf::mlp::network& ${NAME}() {
     // ${count} chunk(s) of at most ${CHUNK_SIZE} characters: -Wpedantic warns on string literals over 65536.
-    static constexpr std::string_view chunks[] = {
+    // Plain pointers, measured at run time: a constexpr string_view of each would exceed clang's constexpr step limit.
+    static constexpr const char* chunks[] = {
 ${chunks}    };
     static const synperf::mlp::network net = [] {
         std::string text;

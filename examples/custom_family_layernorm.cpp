@@ -254,7 +254,9 @@ int main(int argc, char** argv) {
 
         // Leave one GPU out: train on the others, predict every measurement of the one left out.
         if (per_gpu.size() > 1) std::printf("\nleave-one-GPU-out   rows   MAPE    p90    (the bound alone: MAPE)\n");
-        for (const auto& [held_out, count] : per_gpu) {
+        for (const auto& gpu_rows : per_gpu) {
+            const std::string& held_out = gpu_rows.first;  // a reference the lambda below can capture
+            const std::size_t count = gpu_rows.second;
             if (per_gpu.size() < 2) break;  // nothing to train on without the held-out GPU
             const mlp::network net = my::train_on(samples, [&](const my::sample& s) { return s.gpu != held_out; });
             const runtime_predictor<my::layernorm> pred(gpu::find_gpu(held_out).numbers, cost::mlp_cost(net));

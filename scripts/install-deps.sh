@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs the Debian 12 packages synperf needs to build, test and run its CLI.
+# Installs the Debian 12 packages synperf needs to build, test and run its CLI; with --tests also clang, which
+# the test suite uses to check that the headers build with a second compiler.
 # Does nothing (quickly) when they are all installed already.
 set -euo pipefail
 
@@ -11,6 +12,11 @@ packages=(
   doctest-dev libfmt-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev
   git ca-certificates
 )
+case "${1:-}" in
+  --tests) packages+=(clang) ;;
+  "") ;;
+  *) echo "install-deps: unknown option '$1' (known: --tests)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

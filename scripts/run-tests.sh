@@ -8,7 +8,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 build_dir="${BUILD_DIR:-build}"
 
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --tests
 
 data_dir="${SYNPERF_DATA:-$root/../shared/data}"
 if [[ -d "$data_dir" ]]; then

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// A program that consumes synperf the way a user project does: the umbrella header plus its own GPU policy.
+// A program that consumes synperf the way a user project does: the umbrella header, an embedded model and its
+// own GPU policy, composed into a compile-time predictor.
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <string_view>
 
 #include <synperf.hpp>
+#include <synperf/models/gemm.hpp>
 
 namespace {
 
@@ -52,5 +55,8 @@ int main() {
     const synperf::gpu::runtime_gpu gpu = synperf::gpu::to_runtime<consumer_gpu>();
     std::printf("synperf consumer: %s, %d SMs, bf16 dense peak %.0f TFLOPS\n", gpu.display_name.c_str(),
                 gpu.numbers.sm_count, bf16);
-    return gpu.name == "consumer_gpu" ? 0 : 1;
+    const synperf::predictor<consumer_gpu, synperf::family::gemm> gemm{synperf::cost::mlp_cost(synperf::models::gemm())};
+    const double us = gemm.predict({4096, 4096, 4096}, "trtllm").latency_us;
+    std::printf("synperf consumer: gemm 4096^3 predicted in %.1f us\n", us);
+    return gpu.name == "consumer_gpu" && std::isfinite(us) && us > 0 ? 0 : 1;
 }

@@ -453,9 +453,10 @@ TEST_CASE("attention: a longest-first prefill grid is tallied by length, with th
     REQUIRE(k.tasks.size() == blocks_of_length.size());
     std::map<std::int64_t, synperf::work::task_work> work_of_length;
     std::size_t i = 0;
-    for (const auto& [tiles, count] : blocks_of_length) {
+    for (const auto& entry : blocks_of_length) {
+        const std::int64_t tiles = entry.first;  // a named copy: CAPTURE's lambda cannot capture a structured binding in clang 14
         CAPTURE(tiles);
-        CHECK(k.tasks[i].count == count);
+        CHECK(k.tasks[i].count == entry.second);
         work_of_length[tiles] = k.tasks[i++].work;
     }
     // The same grid listed block by block, each request from its last block, as the kernel hands them out.

@@ -217,7 +217,7 @@ TEST_CASE("fp8_linear: the row reader keeps fp8 rows of TensorRT-LLM and SGLang 
     CHECK(rows[1].problem.reuse_distance_bytes > 0);
     CHECK(rows[0].shape_hash == synperf::data::shape_hash({4096, 4096}));
     write("kernel_source,gemm_dtype,m,n,k,latency\ntorch_flow,fp8,16,4096,4096,-1\n");
-    CHECK_THROWS_WITH_AS(synperf::data::read_fp8_linear_rows(dir), doctest::Contains("gemm_perf.csv:2"), synperf::load_error);
+    CHECK_THROWS_WITH_AS(static_cast<void>(synperf::data::read_fp8_linear_rows(dir)), doctest::Contains("gemm_perf.csv:2"), synperf::load_error);
     fs::remove_all(dir);
-    CHECK_THROWS_AS(synperf::data::read_fp8_linear_rows(dir), synperf::load_error);
+    CHECK_THROWS_AS(static_cast<void>(synperf::data::read_fp8_linear_rows(dir)), synperf::load_error);
 }

@@ -240,9 +240,9 @@ TEST_CASE("gemm_fp8: protocol and row reader") {
     CHECK(rows[0].latency_us == doctest::Approx(13.6596));
     CHECK(rows[0].shape_hash == synperf::data::shape_hash({8192, 1024}));
     write("M,N,K,avg_duration,hardware\n108,8192,1024,13.6,NVIDIA X999\n");
-    CHECK_THROWS_WITH_AS(synperf::data::read_gemm_fp8_rows(dir), doctest::Contains("gemm_fp8_train.csv:2"), synperf::load_error);
+    CHECK_THROWS_WITH_AS(static_cast<void>(synperf::data::read_gemm_fp8_rows(dir)), doctest::Contains("gemm_fp8_train.csv:2"), synperf::load_error);
     write("M,N,K,avg_duration,hardware\n108,8192,1024,-1,NVIDIA H20\n");
-    CHECK_THROWS_WITH_AS(synperf::data::read_gemm_fp8_rows(dir), doctest::Contains("avg_duration"), synperf::load_error);
+    CHECK_THROWS_WITH_AS(static_cast<void>(synperf::data::read_gemm_fp8_rows(dir)), doctest::Contains("avg_duration"), synperf::load_error);
     fs::remove_all(dir);
-    CHECK_THROWS_AS(synperf::data::read_gemm_fp8_rows(dir), synperf::load_error);
+    CHECK_THROWS_AS(static_cast<void>(synperf::data::read_gemm_fp8_rows(dir)), synperf::load_error);
 }

@@ -162,7 +162,8 @@ TEST_CASE("mlp evaluate: the output is clamped into the training efficiency rang
     const double raw = evaluate(net, x, cat);  // no range recorded: the network's own output
     CHECK(raw == doctest::Approx(reference(net, {std::log1p(2.0), std::log1p(1.0), 0.0, 1.0})));
     const std::vector<double> input{std::log1p(2.0), std::log1p(1.0), 0.0, 1.0};
-    for (const auto& [lo, hi] : {std::pair{raw + 0.1, 0.95}, std::pair{0.01, raw - 0.1}, std::pair{raw - 0.1, raw + 0.1}}) {
+    for (const auto& range : {std::pair{raw + 0.1, 0.95}, std::pair{0.01, raw - 0.1}, std::pair{raw - 0.1, raw + 0.1}}) {
+        const double lo = range.first, hi = range.second;  // named: CAPTURE's lambda cannot capture a structured binding in clang 14
         CAPTURE(lo);
         CAPTURE(hi);
         net.efficiency_min = lo;

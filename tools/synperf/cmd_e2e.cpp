@@ -201,7 +201,9 @@ std::vector<std::string> spec_only_families(const e2e::family_models& models, co
 /// Says them on stderr: one line per distinct list of families, naming the GPUs it holds for (in `runs` order).
 void note_spec_only(const std::vector<std::pair<std::string, std::vector<std::string>>>& runs) {
     std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> groups;  // families -> GPUs
-    for (const auto& [gpu, families] : runs) {
+    for (const auto& run : runs) {
+        const std::string& gpu = run.first;
+        const std::vector<std::string>& families = run.second;  // a reference the lambda below can capture
         if (families.empty()) continue;
         auto it = std::ranges::find_if(groups, [&](const auto& g) { return g.first == families; });
         if (it == groups.end()) it = groups.insert(groups.end(), {families, {}});

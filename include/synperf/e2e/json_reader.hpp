@@ -20,25 +20,36 @@
 
 namespace synperf::e2e::json {
 
+struct member;
+
 /// One JSON value; objects keep their members in file order.
 struct value {
     enum class kind { null, boolean, number, string, array, object };
     kind type = kind::null;
     bool boolean = false;
     double number = 0;
-    std::string text;                                      ///< string value
-    std::vector<value> items;                              ///< array elements
-    std::vector<std::pair<std::string, value>> members;    ///< object members
-    std::size_t line = 0;                                  ///< where the value starts (for messages)
+    std::string text;             ///< string value
+    std::vector<value> items;     ///< array elements
+    std::vector<member> members;  ///< object members
+    std::size_t line = 0;         ///< where the value starts (for messages)
 
     /// The member named `key`, or null when absent (or when this is not an object).
-    [[nodiscard]] const value* find(std::string_view key) const noexcept {
-        for (const auto& m : members)
-            if (m.first == key) return &m.second;
-        return nullptr;
-    }
+    [[nodiscard]] const value* find(std::string_view key) const noexcept;
     [[nodiscard]] bool is_null() const noexcept { return type == kind::null; }
 };
+
+/// One object member. Declared after `value` so that it holds a complete type: a `std::pair<std::string,
+/// value>` inside `value` itself is rejected by clang with libstdc++.
+struct member {
+    std::string key;
+    value val;
+};
+
+inline const value* value::find(std::string_view key) const noexcept {
+    for (const member& m : members)
+        if (m.key == key) return &m.val;
+    return nullptr;
+}
 
 namespace detail {
 
@@ -93,7 +104,7 @@ private:
                 skip_space();
                 if (pos_ >= s_.size() || s_[pos_] != ':') fail("':' after member \"" + key + "\"", here());
                 ++pos_;
-                v.members.emplace_back(std::move(key), parse_value(depth + 1));
+                v.members.push_back(member{std::move(key), parse_value(depth + 1)});
                 skip_space();
                 if (pos_ < s_.size() && s_[pos_] == ',') { ++pos_; continue; }
                 if (pos_ < s_.size() && s_[pos_] == '}') { ++pos_; return v; }
