@@ -3,7 +3,8 @@
 # Retrains every weights file in models/ and models/protocol/ from the seed and layer widths its `meta` line records,
 # with the same `synperf train` command, and compares the result byte for byte: the check that each shipped or
 # protocol model is what the code and the data give today. A file trained with `--restarts N` records the seed it
-# kept, and a single run with that seed writes the same bytes.
+# kept, and a single run with that seed writes the same bytes; an ensemble (`--restarts N --ensemble`) records its
+# first seed and `members=N`, and is retrained that way.
 #   usage: scripts/check-weights.sh [family ...]        (default: every family with weights; needs build/tools/synperf
 #          and the measured data: $SYNPERF_DATA or ../shared/data; the whole set takes about 35 minutes on 2 cores)
 # Exit status 1 if any file differs.
@@ -25,7 +26,7 @@ meta_value() {  # meta_value <file> <key>: the key=value field of the file's met
 }
 
 status=0
-printf '| weights | seed | hidden | reproduced | seconds |\n|---|---:|---|---|---:|\n'
+printf '| weights | seed | members | hidden | reproduced | seconds |\n|---|---:|---:|---|---|---:|\n'
 for family in "${families[@]}"; do
   for kind in shipped protocol; do
     if [[ $kind == shipped ]]; then
@@ -41,6 +42,8 @@ for family in "${families[@]}"; do
     seed="$(meta_value "${existing[0]}" seed)"
     hidden="$(meta_value "${existing[0]}" hidden | tr - ,)"
     [[ -n "$seed" && -n "$hidden" ]] || { echo "check-weights: ${existing[0]}: no seed= or hidden= in its meta line" >&2; exit 1; }
+    members="$(meta_value "${existing[0]}" members)"
+    if [[ -n "$members" ]]; then flags+=(--restarts "$members" --ensemble); fi
     out="$work/$kind-$family.mlp"
     start=$SECONDS
     "$synperf" train "$family" "${flags[@]}" --seed "$seed" --hidden "$hidden" --out "$out" >"$work/log" 2>&1 ||
@@ -51,7 +54,7 @@ for family in "${families[@]}"; do
       [[ "$name" == *.loo-* ]] && produced="$work/$kind-$family.${name#"$family".}"
       verdict=yes
       cmp -s "$f" "$produced" || { verdict=NO; status=1; }
-      printf '| %s | %s | %s | %s | %d |\n' "$f" "$seed" "$hidden" "$verdict" $((SECONDS - start))
+      printf '| %s | %s | %s | %s | %s | %d |\n' "$f" "$seed" "${members:-1}" "$hidden" "$verdict" $((SECONDS - start))
     done
   done
 done

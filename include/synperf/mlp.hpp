@@ -5,6 +5,7 @@
 /// The embedded models (synperf/models/<family>.hpp) are opt-in and not included here: each one carries
 /// its weights as text and costs compile time.
 #include "synperf/mlp/compiled.hpp"
+#include "synperf/mlp/ensemble.hpp"
 #include "synperf/mlp/evaluate.hpp"
 #include "synperf/mlp/format.hpp"
 #include "synperf/mlp/network.hpp"

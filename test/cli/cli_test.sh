@@ -329,6 +329,22 @@ case "$case" in
     out="$("$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --hidden 32,16 --restarts 2 --out "$work/restarts.mlp" 2>&1)" \
       || fail "train --restarts: $out"
     grep -q "seed 43: validation loss" <<<"$out" || fail "--restarts 2 did not train seed 43: $out"
+    # An ensemble keeps both seeds; joining the two single runs gives the same file, byte for byte.
+    "$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --hidden 32,16 --restarts 2 --ensemble \
+      --out "$work/ensemble.mlp" 2>/dev/null || fail "train --ensemble"
+    head -1 "$work/ensemble.mlp" | grep -qx "synperf-mlp 2" || fail "--ensemble did not write format version 2"
+    grep -qx "members 2" "$work/ensemble.mlp" || fail "--ensemble did not write 2 members"
+    grep -q " members=2 member_seeds=42,43 " "$work/ensemble.mlp" || fail "--ensemble meta lacks its seeds"
+    "$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --hidden 32,16 --seed 43 --out "$work/seed43.mlp" \
+      2>/dev/null || fail "train --seed 43"
+    "$synperf" ensemble "$work/smoke.mlp" "$work/seed43.mlp" --out "$work/joined.mlp" || fail "ensemble"
+    cmp -s "$work/ensemble.mlp" "$work/joined.mlp" || fail "synperf ensemble differs from train --ensemble"
+    "$synperf" predict gemm --gpu l40s --m 64 --n 4096 --k 4096 --weights "$work/ensemble.mlp" | grep -q latency \
+      || fail "ensemble weights unusable"
+    expect_error "--ensemble: needs --restarts 2 or more" train gemm --protocol --data "$data" --ensemble --out "$work/bad.mlp"
+    expect_error "network 2 .* differs from network 1 .* in its family" ensemble "$work/smoke.mlp" "$src/models/silu_mul.mlp" --out "$work/bad.mlp"
+    expect_error "an ensemble of 2 members; retrain it with --restarts 2 --ensemble" train gemm --protocol --data "$data" \
+      --max-rows 4000 --record-only --out "$work/joined.mlp"
     # The trainer records the training rows' efficiency range and the auxiliary kernels they ran (GEMM: none);
     # --record-only rewrites both from the same rows (seed and row count in meta) and changes nothing else, so the
     # file comes back identical.

@@ -308,12 +308,15 @@ TEST_CASE("mlp format: comments, blank lines, CRLF and tabs are accepted") {
 TEST_CASE("mlp format: every malformed-file class is rejected with its line and cause") {
     const malformed_file cases[] = {
         // magic and version
-        {"empty file", "", "bad.mlp: not a synperf MLP weights file: expected 'synperf-mlp 1' on line 1, got an empty file"},
+        {"empty file", "",
+         "bad.mlp: not a synperf MLP weights file: expected 'synperf-mlp' and a format version on line 1, got an empty file"},
         {"blank first line", std::string("\n").append(tiny_text), "bad.mlp:1: not a synperf MLP weights file"},
         {"wrong magic", replace_line(1, "synperf-mlx 1\n"),
-         "bad.mlp:1:1: not a synperf MLP weights file: expected 'synperf-mlp 1' on line 1, got 'synperf-mlx 1'"},
-        {"newer version", replace_line(1, "synperf-mlp 2\n"),
-         "bad.mlp:1:13: unsupported format version 2; this build reads version 1"},
+         "bad.mlp:1:1: not a synperf MLP weights file: expected 'synperf-mlp' and a format version on line 1, got "
+         "'synperf-mlx 1'"},
+        {"newer version", replace_line(1, "synperf-mlp 3\n"),
+         "bad.mlp:1:13: unsupported format version 3; this build reads versions 1 to 2"},
+        {"version 0", replace_line(1, "synperf-mlp 0\n"), "bad.mlp:1:13: unsupported format version 0; this build reads versions 1 to 2"},
         {"version not a number", replace_line(1, "synperf-mlp one\n"),
          "bad.mlp:1:13: format version: expected a whole number, got 'one'"},
         {"version missing", replace_line(1, "synperf-mlp\n"), "bad.mlp:1: 'synperf-mlp' needs a format version, got nothing"},

@@ -8,10 +8,12 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/core.h>
 
+#include <synperf/mlp/ensemble.hpp>
 #include <synperf/mlp/format.hpp>
 #include <synperf/mlp/validate.hpp>
 #include <synperf/train/mlp_trainer.hpp>
@@ -33,6 +35,7 @@ struct train_cli_options {
     std::size_t epochs = 400;
     std::uint64_t seed = 42;
     std::size_t restarts = 1;  // seeds seed, seed + 1, ...: the lowest validation loss is kept
+    bool ensemble = false;     // keep every restart instead, as the members of an ensemble
     std::size_t max_rows = family_default;  // the family's default keeps a full training within minutes; 0 = all
     std::size_t batch = 1024;
     std::vector<std::size_t> hidden = train::train_options{}.hidden;  // the trainer's default widths
@@ -91,6 +94,10 @@ std::vector<std::string> trained_kernel_kinds(const std::vector<const sample*>& 
 void record_training_rows(const family_tool& fam, const std::vector<const sample*>& all_train_rows, std::size_t max_rows,
                           const std::string& out) {
     mlp::network net = mlp::load_mlp(out);
+    if (net.member_count() > 1)
+        throw invalid_argument(fmt::format("synperf: {}: an ensemble of {} members; retrain it with --restarts {} --ensemble "
+                                           "instead",
+                                           out, net.member_count(), net.member_count()));
     auto meta_count = [&](std::string_view key) -> std::uint64_t {
         const std::string tag = " " + std::string(key) + "=";
         const auto at = (" " + net.meta).find(tag);
@@ -117,6 +124,29 @@ void record_training_rows(const family_tool& fam, const std::vector<const sample
                fam.name, out, net.efficiency_min, net.efficiency_max, net.trained_kernels->size(), rows.size());
 }
 
+/// The value of `key=` in a trainer's `meta` line ("" when absent).
+std::string meta_field(std::string_view meta, std::string_view key) {
+    const std::string tag = " " + std::string(key) + "=";
+    const std::string padded = " " + std::string(meta);
+    const auto at = padded.find(tag);
+    if (at == std::string::npos) return {};
+    const std::string_view rest = std::string_view(padded).substr(at + tag.size());
+    return std::string(rest.substr(0, rest.find(' ')));
+}
+
+/// `mlp::make_ensemble` of trained networks, with a `meta` line that adds to the first member's the member count
+/// (`members=`, which `scripts/check-weights.sh` reads), each member's seed and its validation loss.
+mlp::network ensemble_of(const std::vector<mlp::network>& members) {
+    mlp::network net = mlp::make_ensemble(members);
+    std::string seeds, losses;
+    for (const auto& m : members) {
+        seeds += (seeds.empty() ? "" : ",") + meta_field(m.meta, "seed");
+        losses += (losses.empty() ? "" : ",") + meta_field(m.meta, "best_val_loss");
+    }
+    net.meta += fmt::format(" members={} member_seeds={} member_best_val_loss={}", members.size(), seeds, losses);
+    return net;
+}
+
 /// Trains one weights file on the rows `fits(sample)` accepts; validation = the validation shapes among them.
 void train_one(const family_tool& fam, const train_cli_options& o, const std::vector<sample>& samples,
                const std::function<bool(const sample&)>& fits, const std::string& kind, const std::string& out) {
@@ -136,11 +166,32 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
     const std::size_t features = fam.feature_names.size(), levels = fam.framework_levels.size();
     const train::dataset validation = make_dataset(val_rows, features + levels, levels);
 
+    std::string gpus;  // in order of first appearance
+    std::set<std::string> listed;
+    for (const auto& s : samples)
+        if (fits(s) && listed.insert(s.gpu).second) gpus += (gpus.empty() ? "" : ",") + s.gpu;
+    // Names the inputs of a network trained on `rows` and records what those rows span.
+    const auto describe = [&](mlp::network& net, const std::vector<const sample*>& rows) {
+        net.family = fam.name;
+        net.trained_kernels = trained_kernel_kinds(rows);
+        net.feature_names = fam.feature_names;
+        net.categoricals = {mlp::categorical_input{"framework", fam.framework_levels}};
+        net.feature_min.assign(features, 1e300);
+        net.feature_max.assign(features, -1e300);
+        for (const auto* s : rows)
+            for (std::size_t i = 0; i < features; ++i) {
+                net.feature_min[i] = std::min(net.feature_min[i], s->features[i]);
+                net.feature_max[i] = std::max(net.feature_max[i], s->features[i]);
+            }
+        net.meta = kind + " gpus=" + gpus + " " + net.meta + " " + fam.data_credit;
+    };
+
     mlp::network net;
     train::train_report report;
+    std::vector<mlp::network> members;  // --ensemble: every restart, in seed order
     for (std::size_t restart = 0; restart < std::max<std::size_t>(o.restarts, 1); ++restart) {
         const std::uint64_t seed = o.seed + restart;
-        std::vector<const sample*> rows = thin(all_train_rows, max_rows, seed);
+        const std::vector<const sample*> rows = thin(all_train_rows, max_rows, seed);
         fmt::print(stderr, "synperf train {} ({} weights, seed {}): {} rows, {} train, {} validation\n", fam.name, kind, seed,
                    samples.size(), rows.size(), val_rows.size());
         if (rows.empty() || val_rows.empty())
@@ -157,31 +208,17 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
         train::train_report r;
         mlp::network candidate =
             train::train_mlp(make_dataset(rows, features + levels, levels), validation, opt, &r, &std::cerr);
+        describe(candidate, rows);
         if (restart > 0)
             fmt::print(stderr, "synperf train: seed {}: validation loss {:.4f} (best so far {:.4f})\n", seed, r.best_val_loss,
                        report.best_val_loss);
+        if (o.ensemble) members.push_back(candidate);
         if (restart == 0 || r.best_val_loss < report.best_val_loss) {
             net = std::move(candidate);
             report = r;
-            train_rows = std::move(rows);
         }
     }
-    net.family = fam.name;
-    net.trained_kernels = trained_kernel_kinds(train_rows);
-    net.feature_names = fam.feature_names;
-    net.categoricals = {mlp::categorical_input{"framework", fam.framework_levels}};
-    net.feature_min.assign(features, 1e300);
-    net.feature_max.assign(features, -1e300);
-    for (const auto* s : train_rows)
-        for (std::size_t i = 0; i < features; ++i) {
-            net.feature_min[i] = std::min(net.feature_min[i], s->features[i]);
-            net.feature_max[i] = std::max(net.feature_max[i], s->features[i]);
-        }
-    std::string gpus;  // in order of first appearance
-    std::set<std::string> listed;
-    for (const auto& s : samples)
-        if (fits(s) && listed.insert(s.gpu).second) gpus += (gpus.empty() ? "" : ",") + s.gpu;
-    net.meta = kind + " gpus=" + gpus + " " + net.meta + " " + fam.data_credit;
+    if (o.ensemble) net = ensemble_of(members);
     mlp::save_mlp(net, out);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     fmt::print(stderr, "wrote {} ({} epochs, best {} with validation loss {:.4f}) in {:.1f} s\n", out, report.epochs_run,
@@ -190,6 +227,11 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
 
 /// The checks of the options CLI11 cannot make, done before any data is read so a mistake costs no training.
 void check_train_options(const train_cli_options& o) {
+    if (o.ensemble && o.restarts < 2)
+        throw invalid_argument(fmt::format("synperf: train --ensemble: needs --restarts 2 or more (the members), got {}",
+                                           o.restarts));
+    if (o.ensemble && o.record_only)
+        throw invalid_argument("synperf: train --record-only: not with --ensemble (it records one member's rows)");
     for (const std::size_t w : o.hidden)
         if (w < 1 || w > mlp::max_width)
             throw invalid_argument(fmt::format("synperf: train --hidden: every width must be 1 .. {}, got {}", mlp::max_width, w));
@@ -223,6 +265,22 @@ void run_train(const family_tool& fam, const train_cli_options& o) {
 
 }  // namespace
 
+void add_ensemble_command(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "ensemble", "join weights files trained with different seeds into one ensemble (what train --restarts N --ensemble writes)");
+    static std::vector<std::string> inputs;
+    static std::string out;
+    cmd->add_option("weights", inputs, "the members' weights files, in seed order (2 to 16)")->required()->check(CLI::ExistingFile);
+    cmd->add_option("--out", out, "ensemble weights file to write")->required();
+    cmd->final_callback([] {
+        std::vector<mlp::network> members;
+        for (const auto& path : inputs) members.push_back(mlp::load_mlp(path));
+        const mlp::network net = ensemble_of(members);
+        mlp::save_mlp(net, out);
+        fmt::print(stderr, "wrote {}: an ensemble of {} '{}' networks\n", out, net.member_count(), net.family);
+    });
+}
+
 void add_train_command(CLI::App& app) {
     auto* train = app.add_subcommand("train", "train a family's efficiency model on measured data");
     train->require_subcommand(1);
@@ -238,6 +296,9 @@ void add_train_command(CLI::App& app) {
         sub->add_option("--restarts", o.restarts, "train seeds seed, seed+1, ... and keep the lowest validation loss")
             ->capture_default_str()
             ->check(number_in(1, 16));
+        sub->add_flag("--ensemble", o.ensemble,
+                      "keep every restart as a member of an ensemble (the geometric mean of their efficiencies) instead "
+                      "of the lowest validation loss; needs --restarts 2 or more");
         sub->add_option("--max-rows", o.max_rows,
                         "deterministic subsample of the training rows (default " + std::to_string(fam.default_max_rows) +
                             "; 0 = all)");

@@ -651,6 +651,7 @@ CLI::Option* add_integer_list_option(CLI::App& cmd, const std::string& name, std
 void add_gpus_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
 void add_train_command(CLI::App& app);
+void add_ensemble_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
 void add_e2e_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);

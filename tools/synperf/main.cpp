@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
     synperf::cli::add_gpus_command(app);
     synperf::cli::add_predict_command(app);
     synperf::cli::add_train_command(app);
+    synperf::cli::add_ensemble_command(app);
     synperf::cli::add_eval_command(app);
     synperf::cli::add_e2e_command(app);
     synperf::cli::add_calibrate_command(app);

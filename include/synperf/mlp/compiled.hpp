@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// \file An efficiency MLP rearranged once for fast evaluation of one input vector at a time.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -141,30 +142,33 @@ public:
         info_.efficiency_max = net.efficiency_max;
         info_.categoricals = net.categoricals;
         std::size_t total = 0;
-        for (const auto& l : net.layers) total += (l.out + B - 1) / B * B * (l.in + 1);
+        for (std::size_t m = 0; m < net.member_count(); ++m)
+            for (const auto& l : net.member(m)) total += (l.out + B - 1) / B * B * (l.in + 1);
         values_.assign(total, 0.0f);
-        layers_.reserve(net.layers.size());
         std::size_t offset = 0;
-        for (const auto& l : net.layers) {
-            detail::compiled_layer c;
-            c.in = l.in;
-            c.out = l.out;
-            c.act = l.act;
-            c.blocks = (l.out + B - 1) / B;
-            c.weights = offset;
-            c.bias = offset + c.blocks * B * l.in;
-            const std::size_t grouped = c.blocks / G * G;  // blocks in full groups
-            for (std::size_t o = 0; o < l.out; ++o) {
-                const std::size_t blk = o / B;
-                const std::size_t first = blk < grouped ? blk / G * G : blk;  // first block of o's group
-                const std::size_t width = blk < grouped ? G * B : B;
-                const std::size_t k = o - first * B;
-                for (std::size_t j = 0; j < l.in; ++j)
-                    values_[c.weights + first * l.in * B + j * width + k] = l.weights[o * l.in + j];
-                values_[c.bias + o] = l.bias[o];
+        for (std::size_t m = 0; m < net.member_count(); ++m) {
+            member_ends_.push_back(layers_.size() + net.member(m).size());
+            for (const auto& l : net.member(m)) {
+                detail::compiled_layer c;
+                c.in = l.in;
+                c.out = l.out;
+                c.act = l.act;
+                c.blocks = (l.out + B - 1) / B;
+                c.weights = offset;
+                c.bias = offset + c.blocks * B * l.in;
+                const std::size_t grouped = c.blocks / G * G;  // blocks in full groups
+                for (std::size_t o = 0; o < l.out; ++o) {
+                    const std::size_t blk = o / B;
+                    const std::size_t first = blk < grouped ? blk / G * G : blk;  // first block of o's group
+                    const std::size_t width = blk < grouped ? G * B : B;
+                    const std::size_t k = o - first * B;
+                    for (std::size_t j = 0; j < l.in; ++j)
+                        values_[c.weights + first * l.in * B + j * width + k] = l.weights[o * l.in + j];
+                    values_[c.bias + o] = l.bias[o];
+                }
+                offset = c.bias + c.blocks * B;
+                layers_.push_back(c);
             }
-            offset = c.bias + c.blocks * B;
-            layers_.push_back(c);
         }
     }
 
@@ -227,14 +231,31 @@ private:
     struct buffers {
         float a[max_width];
         float b[max_width];
+        float input[max_width];  // an ensemble's input, kept for each member
         std::uint16_t nonzero[max_width];
     };
     static_assert(max_width % detail::output_block == 0 && max_width <= 65536);
 
+    /// Runs every member on the input in `buf.a` and combines their outputs (see `combine_members`).
     [[nodiscard]] double forward(buffers& buf) const noexcept {
-        float* x = buf.a;
-        float* y = buf.b;
-        for (const auto& l : layers_) {
+        const std::size_t width = info_.input_width();
+        if (member_ends_.size() == 1) return forward_member(buf, 0, member_ends_[0], buf.a);
+        std::copy(buf.a, buf.a + width, buf.input);
+        double outputs[max_members];
+        std::size_t first = 0;
+        for (std::size_t m = 0; m < member_ends_.size(); ++m) {
+            std::copy(buf.input, buf.input + width, buf.a);
+            outputs[m] = forward_member(buf, first, member_ends_[m], buf.a);
+            first = member_ends_[m];
+        }
+        return combine_members(std::span<const double>(outputs, member_ends_.size()));
+    }
+
+    /// Runs layers [first, end) on the values in `x` (one of `buf`'s activation buffers).
+    [[nodiscard]] double forward_member(buffers& buf, std::size_t first, std::size_t end, float* x) const noexcept {
+        float* y = x == buf.a ? buf.b : buf.a;
+        for (std::size_t i = first; i < end; ++i) {
+            const detail::compiled_layer& l = layers_[i];
             std::size_t n = 0;
             for (std::size_t j = 0; j < l.in; ++j) {  // branch-free: always write, advance on non-zero
                 buf.nonzero[n] = static_cast<std::uint16_t>(j);
@@ -247,7 +268,8 @@ private:
     }
 
     network info_;                                // family and input names, for messages; no layers
-    std::vector<detail::compiled_layer> layers_;  // first to last
+    std::vector<detail::compiled_layer> layers_;  // every member's, first to last, one member after another
+    std::vector<std::size_t> member_ends_;        // per member: one past its last layer in layers_
     std::vector<float> values_;                   // per layer: its blocks of weights, then its padded biases
 };
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// \file Forward pass of an efficiency MLP: float32, fixed summation order, no heap allocation.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "synperf/error.hpp"
 #include "synperf/mlp/network.hpp"
@@ -55,10 +57,10 @@ inline void dense_rows(const float* w, const float* x, std::size_t in, const flo
     }
 }
 
-/// Runs the layers on the input in `a` (input_width() values); `b` is scratch. Both hold max_width floats.
-/// The caller has checked `evaluable(net)`.
-[[nodiscard]] inline double forward(const network& net, float* a, float* b) noexcept {
-    for (const auto& layer : net.layers) {
+/// Runs one member's layers on the input in `a` (input_width() values); `b` is scratch. Both hold max_width
+/// floats, and both are overwritten. The caller has checked `evaluable(net)`.
+[[nodiscard]] inline double forward_member(const std::vector<dense_layer>& layers, float* a, float* b) noexcept {
+    for (const auto& layer : layers) {
         const float* w = layer.weights.data();
         const float* bias = layer.bias.data();
         const std::size_t in = layer.in;
@@ -69,6 +71,19 @@ inline void dense_rows(const float* w, const float* x, std::size_t in, const flo
         std::swap(a, b);
     }
     return static_cast<double>(a[0]);
+}
+
+/// Runs every member on the input in `input` (input_width() values, left unchanged) and combines their outputs.
+[[nodiscard]] inline double forward(const network& net, const float* input) noexcept {
+    float a[max_width];
+    float b[max_width];
+    double outputs[max_members];
+    const std::size_t width = net.input_width();
+    for (std::size_t m = 0; m < net.member_count(); ++m) {
+        std::copy(input, input + width, a);
+        outputs[m] = forward_member(net.member(m), a, b);
+    }
+    return combine_members(std::span<const double>(outputs, net.member_count()));
 }
 
 inline void require_evaluable(const network& net) {
@@ -95,10 +110,11 @@ inline void require_evaluable(const network& net) {
 /// as log1p(x), computed in double and rounded to float. Each categorical input becomes a one-hot block after
 /// the numeric features, in `network::categoricals` order. Every layer then runs in float32 (the precision
 /// the model was trained in), each dot product with a fixed summation order (see `detail::dense_rows`); the
-/// float output of the final sigmoid is widened to double and clamped into the training rows' efficiency range
-/// where the network records one (`network::efficiency_min`, `efficiency_max`). Throws `invalid_argument` for a
+/// float output of the final sigmoid is widened to double (an ensemble's members' outputs combined by
+/// `combine_members`) and clamped into the training rows' efficiency range where the network records one
+/// (`network::efficiency_min`, `efficiency_max`). Throws `invalid_argument` for a
 /// malformed network, a wrong number of inputs, a negative/NaN/Inf feature (naming it) or a level index out
-/// of range. No heap allocation: activations live in two stack buffers of `max_width` floats.
+/// of range. No heap allocation: activations live in stack buffers of `max_width` floats.
 [[nodiscard]] inline double evaluate(const network& net, std::span<const double> numeric_features,
                                      std::span<const std::size_t> categorical_level_index) {
     using detail::report_network;
@@ -109,7 +125,6 @@ inline void require_evaluable(const network& net) {
         report_network(net, "expected ", net.categoricals.size(), " categorical level indices, got ",
                        categorical_level_index.size());
     float a[max_width];
-    float b[max_width];
     for (std::size_t i = 0; i < numeric_features.size(); ++i) {
         const double x = numeric_features[i];
         if (!(x >= 0.0) || std::isinf(x))
@@ -126,7 +141,7 @@ inline void require_evaluable(const network& net) {
         for (std::size_t l = 0; l < cat.levels.size(); ++l) a[offset + l] = l == level ? 1.0f : 0.0f;
         offset += cat.levels.size();
     }
-    return net.clamp_efficiency(detail::forward(net, a, b));
+    return net.clamp_efficiency(detail::forward(net, a));
 }
 
 /// Predicts the efficiency from the input vector itself (`input_width()` finite values, already log1p'd and
@@ -138,13 +153,12 @@ inline void require_evaluable(const network& net) {
     if (input.size() != net.input_width())
         report_network(net, "expected an input vector of ", net.input_width(), " values, got ", input.size());
     float a[max_width];
-    float b[max_width];
     for (std::size_t i = 0; i < input.size(); ++i) {
         a[i] = static_cast<float>(input[i]);
         if (!std::isfinite(a[i]))
             report_network(net, "input value ", i + 1, " must be finite as a float, got ", input[i]);
     }
-    return detail::forward(net, a, b);
+    return detail::forward(net, a);
 }
 
 /// The index of `level` among the levels of categorical input `which`, for `evaluate`.

@@ -25,8 +25,9 @@ namespace synperf::mlp {
 
 /// First word of every weights file.
 inline constexpr std::string_view format_magic = "synperf-mlp";
-/// The format version this build reads and writes.
-inline constexpr std::size_t format_version = 1;
+/// The newest format version this build reads and writes: 2 adds ensembles (`members`). A single network is
+/// written as version 1, which every build reads.
+inline constexpr std::size_t format_version = 2;
 
 namespace detail {
 
@@ -63,13 +64,13 @@ struct text_line {
 }
 
 enum class keyword {
-    magic, family, meta, kernels, features, feature, range, categoricals, categorical, efficiency, layers, layer, bias, end,
-    none
+    magic, family, meta, kernels, features, feature, range, categoricals, categorical, efficiency, members, layers, layer,
+    bias, end, none
 };
 
 inline constexpr std::string_view keyword_names[] = {
     "synperf-mlp", "family", "meta",  "kernels", "features", "feature", "range", "categoricals", "categorical",
-    "efficiency",  "layers", "layer", "bias", "end"};
+    "efficiency",  "members", "layers", "layer", "bias", "end"};
 static_assert(std::size(keyword_names) == static_cast<std::size_t>(keyword::none));
 
 [[nodiscard]] constexpr keyword keyword_of(std::string_view word) noexcept {
@@ -81,8 +82,8 @@ static_assert(std::size(keyword_names) == static_cast<std::size_t>(keyword::none
 /// Keywords that appear once per file: a second one is reported as a duplicate.
 [[nodiscard]] constexpr bool is_singleton(keyword k) noexcept {
     return k == keyword::magic || k == keyword::family || k == keyword::meta || k == keyword::kernels ||
-           k == keyword::features || k == keyword::categoricals || k == keyword::efficiency || k == keyword::layers ||
-           k == keyword::end;
+           k == keyword::features || k == keyword::categoricals || k == keyword::efficiency || k == keyword::members ||
+           k == keyword::layers || k == keyword::end;
 }
 
 /// Recursive-descent reader of the weights format; everything is parsed into locals and the network is
@@ -112,7 +113,7 @@ public:
         read_features(net);
         read_categoricals(net);
         read_efficiency_range(net);
-        read_layers(net, net.input_width());
+        read_members(net);
         // after the last layer: the current line must be `end`, then only blank lines and comments
         expect_keyword(keyword::end);
         no_args("end");
@@ -197,7 +198,7 @@ private:
         if (found == keyword::meta && seen_[index(keyword::family)] != 0)
             fail(1, "'meta' must come right after the 'family' line");
         if (found == keyword::kernels) fail(1, "'kernels' must come right after the 'family' line, or after 'meta'");
-        if (found == keyword::efficiency) fail(1, "'efficiency' must come right before 'layers'");
+        if (found == keyword::efficiency) fail(1, "'efficiency' must come right before 'layers' (or 'members')");
     }
 
     [[nodiscard]] static bool looks_numeric(std::string_view w) noexcept {
@@ -289,11 +290,11 @@ private:
         const bool any = next();
         if (!any || line_.number != 1) {
             line_.number = any ? 1 : 0;
-            fail(0, "not a synperf MLP weights file: expected '", format_magic, " ", format_version,
-                 "' on line 1, got ", line_.number == 0 ? "an empty file" : "a blank line or comment");
+            fail(0, "not a synperf MLP weights file: expected '", format_magic, "' and a format version on line 1, got ",
+                 line_.number == 0 ? "an empty file" : "a blank line or comment");
         }
         if (first() != format_magic)
-            fail(1, "not a synperf MLP weights file: expected '", format_magic, " ", format_version, "' on line 1, got ",
+            fail(1, "not a synperf MLP weights file: expected '", format_magic, "' and a format version on line 1, got ",
                  quoted(line_.text));
         seen_[index(keyword::magic)] = 1;
         if (line_.tokens.size() < 2) fail(0, "'", format_magic, "' needs a format version, got nothing");
@@ -302,8 +303,9 @@ private:
         const auto r = std::from_chars(t.text.data(), t.text.data() + t.text.size(), version);
         if (r.ec != std::errc{} || r.ptr != t.text.data() + t.text.size())
             fail(t.column, "format version: expected a whole number, got ", quoted(t.text));
-        if (version != format_version)
-            fail(t.column, "unsupported format version ", version, "; this build reads version ", format_version);
+        if (version < 1 || version > format_version)
+            fail(t.column, "unsupported format version ", version, "; this build reads versions 1 to ", format_version);
+        version_ = version;
         if (line_.tokens.size() > 2)
             fail(line_.tokens[2].column, "unexpected ", quoted(line_.tokens[2].text), " after the format version");
     }
@@ -438,7 +440,35 @@ private:
         return activation::identity;
     }
 
-    void read_layers(network& net, std::size_t input_width) {
+    /// Reads one network's layers, or `members N` and N of them (an ensemble, format version 2 on).
+    void read_members(network& net) {
+        std::size_t members = 1;
+        if (keyword_of(first()) == keyword::members) {
+            seen_[index(keyword::members)] = line_.number;
+            require_args("members", 1, "a count");
+            const token& count_token = line_.tokens[1];
+            if (version_ < 2)
+                fail(1, "'members' needs format version 2 or later; line 1 declares version ", version_);
+            members = parse_count(count_token, "members", max_members);
+            if (members < 2) fail(count_token.column, "members: an ensemble needs at least 2 members, got ", members);
+            next_or_eof("'layers'");
+        }
+        const std::size_t declared_on = seen_[index(keyword::members)];
+        for (std::size_t m = 1; m <= members; ++m) {
+            if (m > 1 && keyword_of(first()) == keyword::end)
+                fail(1, "'members ", members, "' on line ", declared_on, " declares ", members, ", but only ", m - 1,
+                     " 'layers' blocks follow");
+            seen_[index(keyword::layers)] = 0;  // one 'layers' per member
+            std::vector<dense_layer> layers = read_layers(net.input_width(), m < members ? "'layers'" : "'end'");
+            (m == 1 ? net.layers : net.further_members.emplace_back()) = std::move(layers);
+        }
+        if (members > 1 && keyword_of(first()) == keyword::layers)
+            fail(1, "'members ", members, "' on line ", declared_on, " declares ", members, ", but more 'layers' blocks follow");
+    }
+
+    /// Reads `layers N` and its N layer blocks; leaves the line after them current (`next` names it in the
+    /// message when the input ends there).
+    [[nodiscard]] std::vector<dense_layer> read_layers(std::size_t input_width, std::string_view next) {
         expect_keyword(keyword::layers);
         require_args("layers", 1, "a count");
         const token count_token = line_.tokens[1];
@@ -489,11 +519,11 @@ private:
                 layer.bias.push_back(parse_value(line_.tokens[c], cat("layer ", li, " bias value ", c)));
             layers.push_back(std::move(layer));
         }
-        next_or_eof("'end'");
+        next_or_eof(next);
         if (keyword_of(first()) == keyword::layer)
             fail(1, "'layers ", declared, "' on line ", declared_on, " declares ", declared,
                  ", but more 'layer' blocks follow");
-        net.layers = std::move(layers);
+        return layers;
     }
 
     std::string_view text_;
@@ -502,12 +532,34 @@ private:
     std::size_t physical_line_ = 0;
     text_line line_;
     std::size_t seen_[std::size(keyword_names)] = {};  // line of each singleton keyword, 0 = not yet
+    std::size_t version_ = 0;                           // the format version line 1 declares
     std::vector<std::pair<std::string_view, std::size_t>> input_names_;
 };
 
 inline void append_value(std::string& s, float v) {
     char buf[32];
     s.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+}
+
+/// Writes one member: `layers N` and its layer blocks.
+inline void append_layers(std::string& s, const std::vector<dense_layer>& layers) {
+    s += cat("layers ", layers.size(), "\n");
+    for (const auto& l : layers) {
+        s += cat("layer ", l.in, " ", l.out, " ", activation_name(l.act), "\n");
+        for (std::size_t r = 0; r < l.out; ++r) {
+            for (std::size_t c = 0; c < l.in; ++c) {
+                if (c != 0) s += ' ';
+                append_value(s, l.weights[r * l.in + c]);
+            }
+            s += '\n';
+        }
+        s += "bias";
+        for (float b : l.bias) {
+            s += ' ';
+            append_value(s, b);
+        }
+        s += '\n';
+    }
 }
 
 [[noreturn]] inline void report_io(const std::string& path, std::string_view what, int err) {
@@ -518,7 +570,7 @@ inline void append_value(std::string& s, float v) {
 
 /// Parses a weights file held in memory; `source_name` labels error messages ("gemm.mlp").
 ///
-/// Throws `load_error` (source, line, column, cause) for anything that is not a well-formed version-1 file:
+/// Throws `load_error` (source, line, column, cause) for anything that is not a well-formed file of version 1 or 2:
 /// see docs/weights-format.md for the grammar and every message. The network is built only once the whole
 /// text has been checked.
 [[nodiscard]] inline network parse_mlp(std::string_view text, std::string_view source_name) {
@@ -549,9 +601,11 @@ inline void append_value(std::string& s, float v) {
     validate(net);
     std::string s;
     std::size_t values = 0;
-    for (const auto& l : net.layers) values += l.weights.size() + l.bias.size();
+    for (std::size_t m = 0; m < net.member_count(); ++m)
+        for (const auto& l : net.member(m)) values += l.weights.size() + l.bias.size();
     s.reserve(256 + 16 * values);
-    s += detail::cat(format_magic, " ", format_version, "\nfamily ", net.family, "\n");
+    // A single network stays version 1, which readers without ensemble support read as well.
+    s += detail::cat(format_magic, " ", net.member_count() == 1 ? 1 : format_version, "\nfamily ", net.family, "\n");
     if (!net.meta.empty()) s += detail::cat("meta ", net.meta, "\n");
     if (net.trained_kernels) {
         s += "kernels";
@@ -570,26 +624,12 @@ inline void append_value(std::string& s, float v) {
         s += "\n";
     }
     if (net.has_efficiency_range()) s += detail::cat("efficiency ", net.efficiency_min, " ", net.efficiency_max, "\n");
-    s += detail::cat("layers ", net.layers.size(), "\n");
-    for (const auto& l : net.layers) {
-        s += detail::cat("layer ", l.in, " ", l.out, " ", detail::activation_name(l.act), "\n");
-        for (std::size_t r = 0; r < l.out; ++r) {
-            for (std::size_t c = 0; c < l.in; ++c) {
-                if (c != 0) s += ' ';
-                detail::append_value(s, l.weights[r * l.in + c]);
-            }
-            s += '\n';
-        }
-        s += "bias";
-        for (float b : l.bias) {
-            s += ' ';
-            detail::append_value(s, b);
-        }
-        s += '\n';
-    }
+    if (net.member_count() > 1) s += detail::cat("members ", net.member_count(), "\n");
+    for (std::size_t m = 0; m < net.member_count(); ++m) detail::append_layers(s, net.member(m));
     s += "end\n";
     return s;
 }
+
 
 /// Writes `net` to `path` in the weights format (see `to_text`); I/O errors name the path and the system's reason.
 inline void save_mlp(const network& net, const std::string& path) {

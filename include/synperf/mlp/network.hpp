@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// \file An MLP efficiency model: dense layers with BatchNorm folded in, plus its input description.
+#include <cmath>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,16 +29,31 @@ struct categorical_input {
     std::vector<std::string> levels;  ///< e.g. {"trtllm", "sglang", "vllm"}
 };
 
+/// The efficiency of an ensemble from its members' outputs: their geometric mean, so that the predicted
+/// latency is the geometric mean of the members' latencies. One member's output is returned as it is.
+[[nodiscard]] inline double combine_members(std::span<const double> outputs) noexcept {
+    if (outputs.size() == 1) return outputs[0];
+    double log_sum = 0.0;
+    for (double o : outputs) log_sum += std::log(o);
+    return std::exp(log_sum / static_cast<double>(outputs.size()));
+}
+
 /// A trained efficiency model for one kernel family.
 ///
 /// Input vector: `log1p(feature_i)` for each numeric feature (the order of `feature_names`), then one
 /// one-hot block per categorical input. Any standardisation is folded into the first layer at export,
 /// BatchNorm into the layer before it. The last layer has width 1 and a sigmoid: the efficiency.
+///
+/// An ensemble holds several such layer stacks over the same inputs, trained on the same rows from different
+/// seeds: `layers` is the first, `further_members` the others, and the efficiency is `combine_members` of
+/// their outputs. Which seed extrapolates best to a GPU no training row comes from is not something the
+/// validation rows can tell; averaging the members removes most of that dependence (docs/weights-format.md).
 struct network {
     std::string family;                          ///< kernel family name, e.g. "gemm"
     std::vector<std::string> feature_names;      ///< numeric inputs, in order
     std::vector<categorical_input> categoricals; ///< categorical inputs, in order
-    std::vector<dense_layer> layers;             ///< first to last
+    std::vector<dense_layer> layers;             ///< first to last (the first member of an ensemble)
+    std::vector<std::vector<dense_layer>> further_members;  ///< an ensemble's other members, each first to last
     std::vector<double> feature_min;             ///< training range per numeric feature (empty: unknown)
     std::vector<double> feature_max;             ///< training range per numeric feature (empty: unknown)
     double efficiency_min = 0.0;                 ///< lowest efficiency of the training rows (0: unknown)
@@ -82,6 +99,13 @@ struct network {
             list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
         }
         return out;
+    }
+
+    /// Layer stacks evaluated per prediction: 1, or an ensemble's size.
+    [[nodiscard]] std::size_t member_count() const noexcept { return 1 + further_members.size(); }
+    /// Member `i` (0: `layers`) of `member_count()`.
+    [[nodiscard]] const std::vector<dense_layer>& member(std::size_t i) const noexcept {
+        return i == 0 ? layers : further_members[i - 1];
     }
 
     /// Width of the input vector.

@@ -17,6 +17,8 @@ namespace synperf::mlp {
 ///
 /// The forward pass keeps activations in two fixed stack buffers of this size, so it never allocates.
 inline constexpr std::size_t max_width = 512;
+/// Most members an ensemble may hold (each is evaluated per prediction).
+inline constexpr std::size_t max_members = 16;
 
 namespace detail {
 
@@ -81,15 +83,21 @@ template <class... Parts>
 
 /// True when the forward pass can run on `net` without reading out of bounds; cheap enough to call per prediction.
 [[nodiscard]] inline bool evaluable(const network& net) noexcept {
-    std::size_t width = net.input_width();
-    if (width == 0 || width > max_width || net.layers.empty()) return false;
-    for (const auto& l : net.layers) {
-        if (l.in != width || l.out == 0 || l.out > max_width) return false;
-        if (l.weights.size() != l.in * l.out || l.bias.size() != l.out) return false;
-        if (activation_name(l.act).empty()) return false;
-        width = l.out;
+    const std::size_t input_width = net.input_width();
+    if (input_width == 0 || input_width > max_width || net.member_count() > max_members) return false;
+    for (std::size_t m = 0; m < net.member_count(); ++m) {
+        const auto& layers = net.member(m);
+        if (layers.empty()) return false;
+        std::size_t width = input_width;
+        for (const auto& l : layers) {
+            if (l.in != width || l.out == 0 || l.out > max_width) return false;
+            if (l.weights.size() != l.in * l.out || l.bias.size() != l.out) return false;
+            if (activation_name(l.act).empty()) return false;
+            width = l.out;
+        }
+        if (width != 1 || layers.back().act != activation::sigmoid) return false;
     }
-    return width == 1 && net.layers.back().act == activation::sigmoid;
+    return true;
 }
 
 template <class... Parts>
@@ -105,7 +113,7 @@ template <class... Parts>
 /// within their input, trained kernel kinds words and unique, `meta` on one line; feature ranges absent (both
 /// vectors empty) or one finite `min <= max` pair per numeric feature; the efficiency range within [0, 1] (`min <= max`, `max > 0`); layer
 /// shapes must chain from `input_width()` (1..max_width) to a final width-1 sigmoid layer, with `in * out` weights
-/// and `out` biases, all finite.
+/// and `out` biases, all finite, in every member of an ensemble (at most `max_members`).
 inline void validate(const network& net) {
     using detail::is_word;
     using detail::report_network;
@@ -166,24 +174,33 @@ inline void validate(const network& net) {
     const std::size_t input_width = net.input_width();
     if (input_width == 0 || input_width > max_width)
         report_network(net, "input width must be in 1..", max_width, ", got ", input_width);
-    if (net.layers.empty()) report_network(net, "needs at least 1 layer");
-    std::size_t width = input_width;
-    for (std::size_t i = 0; i < net.layers.size(); ++i) {
-        const auto& l = net.layers[i];
-        const std::size_t index = i + 1;
-        if (detail::activation_name(l.act).empty()) report_network(net, "layer ", index, ": unknown activation value");
-        if (auto p = detail::layer_shape_problem(index, net.layers.size(), l.in, l.out, l.act, width); !p.empty())
-            report_network(net, p);
-        if (l.weights.size() != l.in * l.out)
-            report_network(net, "layer ", index, ": weights need ", l.out, "x", l.in, " = ", l.in * l.out, " values, got ",
-                           l.weights.size());
-        if (l.bias.size() != l.out) report_network(net, "layer ", index, ": bias needs ", l.out, " values, got ", l.bias.size());
-        for (std::size_t k = 0; k < l.weights.size(); ++k)
-            if (!std::isfinite(l.weights[k]))
-                report_network(net, "layer ", index, " row ", k / l.in + 1, " value ", k % l.in + 1, ": weight is not finite");
-        for (std::size_t k = 0; k < l.bias.size(); ++k)
-            if (!std::isfinite(l.bias[k])) report_network(net, "layer ", index, " bias value ", k + 1, ": not finite");
-        width = l.out;
+    if (net.member_count() > max_members)
+        report_network(net, "an ensemble holds at most ", max_members, " members, got ", net.member_count());
+    for (std::size_t m = 0; m < net.member_count(); ++m) {
+        const auto& layers = net.member(m);
+        // Messages name the member only in an ensemble, so a single network's read as before.
+        const std::string member = net.member_count() == 1 ? std::string() : detail::cat("member ", m + 1, ": ");
+        if (layers.empty()) report_network(net, member, "needs at least 1 layer");
+        std::size_t width = input_width;
+        for (std::size_t i = 0; i < layers.size(); ++i) {
+            const auto& l = layers[i];
+            const std::size_t index = i + 1;
+            if (detail::activation_name(l.act).empty()) report_network(net, member, "layer ", index, ": unknown activation value");
+            if (auto p = detail::layer_shape_problem(index, layers.size(), l.in, l.out, l.act, width); !p.empty())
+                report_network(net, member, p);
+            if (l.weights.size() != l.in * l.out)
+                report_network(net, member, "layer ", index, ": weights need ", l.out, "x", l.in, " = ", l.in * l.out,
+                               " values, got ", l.weights.size());
+            if (l.bias.size() != l.out)
+                report_network(net, member, "layer ", index, ": bias needs ", l.out, " values, got ", l.bias.size());
+            for (std::size_t k = 0; k < l.weights.size(); ++k)
+                if (!std::isfinite(l.weights[k]))
+                    report_network(net, member, "layer ", index, " row ", k / l.in + 1, " value ", k % l.in + 1,
+                                   ": weight is not finite");
+            for (std::size_t k = 0; k < l.bias.size(); ++k)
+                if (!std::isfinite(l.bias[k])) report_network(net, member, "layer ", index, " bias value ", k + 1, ": not finite");
+            width = l.out;
+        }
     }
 }
 
