@@ -121,7 +121,7 @@ TEST_CASE("mlp ensemble: malformed ensembles are rejected with their line and ca
     };
     for (const auto& c : cases) {
         CAPTURE(c.what);
-        CHECK_THROWS_WITH_AS((void)synperf::mlp::parse_mlp(c.text, "pair.mlp"), doctest::Contains(c.message), load_error);
+        CHECK_THROWS_WITH_AS((void)synperf::mlp::parse_mlp(c.text, "pair.mlp"), doctest::Contains(c.message.c_str()), load_error);
     }
 }
 
