@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -194,6 +195,40 @@ TEST_CASE("mlp compiled_network: the vector and plain C++ kernels give the same 
         float z = bias[k];
         for (std::uint16_t j : nonzero) z += x[j] * w[j * 16 + k];
         CHECK(vec[k] == z);
+    }
+}
+#endif
+
+#if defined(SYNPERF_MLP_HAS_AVX2_PATH)
+TEST_CASE("mlp compiled_network: the AVX2 path gives the bits of the 4-wide one, layer by layer") {
+    if (!synperf::mlp::detail::cpu_has_avx2()) {
+        MESSAGE("this CPU has no AVX2: the AVX2 path is not run here");
+        return;
+    }
+    // Widths with full block pairs, a lone last block and outputs that do not fill it; ReLU and sigmoid layers.
+    const network net = random_network({37, 256, 48, 21, 1}, 34, 11);
+    std::mt19937 gen(4);
+    std::normal_distribution<float> dist(0.0f, 1.0f);
+    for (const auto& l : net.layers) {
+        synperf::mlp::detail::compiled_layer c;
+        c.in = l.in;
+        c.out = l.out;
+        c.act = l.act;
+        c.blocks = (l.out + 15) / 16;
+        c.weights = 0;
+        c.bias = c.blocks * 16 * l.in;
+        std::vector<float> values(c.bias + c.blocks * 16);
+        for (auto& v : values) v = dist(gen);
+        std::vector<float> x(l.in);
+        std::vector<std::uint16_t> nonzero;
+        for (std::size_t j = 0; j < l.in; ++j) {
+            x[j] = j % 4 == 2 ? 0.0f : dist(gen);
+            if (x[j] != 0.0f) nonzero.push_back(static_cast<std::uint16_t>(j));
+        }
+        std::vector<float> narrow(c.blocks * 16), wide(c.blocks * 16);
+        synperf::mlp::detail::dense_blocked(values.data(), c, x.data(), nonzero.data(), nonzero.size(), narrow.data());
+        synperf::mlp::detail::dense_blocked_avx2(values.data(), c, x.data(), nonzero.data(), nonzero.size(), wide.data());
+        for (std::size_t o = 0; o < l.out; ++o) CHECK(std::bit_cast<std::uint32_t>(narrow[o]) == std::bit_cast<std::uint32_t>(wide[o]));
     }
 }
 #endif

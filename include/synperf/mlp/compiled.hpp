@@ -87,6 +87,19 @@ inline void accumulate(const float* w, const float* x, const std::uint16_t* nonz
 #endif
 }
 
+/// The layer's activation applied to y[0..out).
+inline void activate_outputs(const compiled_layer& l, float* y) noexcept {
+    switch (l.act) {
+        case activation::identity: break;
+        case activation::relu:
+            for (std::size_t o = 0; o < l.out; ++o) y[o] = y[o] > 0.0f ? y[o] : 0.0f;
+            break;
+        case activation::sigmoid:
+            for (std::size_t o = 0; o < l.out; ++o) y[o] = 1.0f / (1.0f + std::exp(-y[o]));
+            break;
+    }
+}
+
 /// y[0..out) = act(W x + b) over the inputs `x[nonzero[0..n)]`; every other input is 0 and adds nothing.
 ///
 /// Each output sums its products in input order, one running sum per output: the order does not depend on
@@ -101,16 +114,58 @@ inline void dense_blocked(const float* values, const compiled_layer& l, const fl
         accumulate<G * B>(values + l.weights + blk * l.in * B, x, nonzero, n, values + l.bias + blk * B, y + blk * B);
     for (; blk < l.blocks; ++blk)
         accumulate<B>(values + l.weights + blk * l.in * B, x, nonzero, n, values + l.bias + blk * B, y + blk * B);
-    switch (l.act) {
-        case activation::identity: break;
-        case activation::relu:
-            for (std::size_t o = 0; o < l.out; ++o) y[o] = y[o] > 0.0f ? y[o] : 0.0f;
-            break;
-        case activation::sigmoid:
-            for (std::size_t o = 0; o < l.out; ++o) y[o] = 1.0f / (1.0f + std::exp(-y[o]));
-            break;
-    }
+    activate_outputs(l, y);
 }
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define SYNPERF_MLP_HAS_AVX2_PATH 1
+/// Eight floats as one value, for the AVX2 path (used only inside functions compiled for AVX2).
+typedef float float8 __attribute__((vector_size(32)));
+
+/// `accumulate_vector` on groups of eight outputs, compiled for AVX2: the same multiplications and additions in
+/// the same order (AVX2 alone has no fused multiply-add to contract them into), so the same bits in half the
+/// instructions.
+template <std::size_t W, std::size_t... C>
+__attribute__((target("avx2"))) inline void accumulate_vector8(const float* w, const float* x, const std::uint16_t* nonzero,
+                                                               std::size_t n, const float* bias, float* y,
+                                                               std::index_sequence<C...>) noexcept {
+    float8 acc[W / 8];
+    (std::memcpy(&acc[C], bias + 8 * C, sizeof(float8)), ...);
+    for (std::size_t t = 0; t < n; ++t) {
+        const std::size_t j = nonzero[t];
+        const float xj = x[j];
+        const float* wj = w + j * W;
+        float8 wv[W / 8];
+        (std::memcpy(&wv[C], wj + 8 * C, sizeof(float8)), ...);
+        ((acc[C] += xj * wv[C]), ...);
+    }
+    (std::memcpy(y + 8 * C, &acc[C], sizeof(float8)), ...);
+}
+
+/// `dense_blocked` compiled for AVX2 (call it only where the CPU has AVX2: `cpu_has_avx2`).
+__attribute__((target("avx2"))) inline void dense_blocked_avx2(const float* values, const compiled_layer& l, const float* x,
+                                                               const std::uint16_t* nonzero, std::size_t n, float* y) noexcept {
+    constexpr std::size_t B = output_block;
+    constexpr std::size_t G = block_group;
+    static_assert(B % 8 == 0);
+    std::size_t blk = 0;
+    for (; blk + G <= l.blocks; blk += G)
+        accumulate_vector8<G * B>(values + l.weights + blk * l.in * B, x, nonzero, n, values + l.bias + blk * B, y + blk * B,
+                                  std::make_index_sequence<G * B / 8>{});
+    for (; blk < l.blocks; ++blk)
+        accumulate_vector8<B>(values + l.weights + blk * l.in * B, x, nonzero, n, values + l.bias + blk * B, y + blk * B,
+                              std::make_index_sequence<B / 8>{});
+    activate_outputs(l, y);
+}
+
+/// Whether the CPU running the program has AVX2.
+[[nodiscard]] inline bool cpu_has_avx2() noexcept {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+}
+#else
+[[nodiscard]] inline bool cpu_has_avx2() noexcept { return false; }
+#endif
 
 }  // namespace detail
 
@@ -126,7 +181,8 @@ inline void dense_blocked(const float* values, const compiled_layer& l, const fl
 /// Every layer computes in float32 like `mlp::evaluate`, but each output sums its products in plain input
 /// order rather than in eight interleaved partial sums, so results agree with `mlp::evaluate` to float
 /// rounding (1e-7 on the shipped GEMM model, a few 1e-6 relative at worst on random 512-wide layers), not bit
-/// for bit.
+/// for bit. On an x86-64 CPU with AVX2 the same sums run eight outputs per vector instead of four: the same bits in
+/// about half the instructions. An ensemble's members run one after another and are combined by `combine_members`.
 class compiled_network {
 public:
     /// Validates `net` (throws `invalid_argument` as `validate` does) and rearranges its weights.
@@ -261,6 +317,13 @@ private:
                 buf.nonzero[n] = static_cast<std::uint16_t>(j);
                 n += x[j] != 0.0f;
             }
+#if defined(SYNPERF_MLP_HAS_AVX2_PATH)
+            if (avx2_) {
+                detail::dense_blocked_avx2(values_.data(), l, x, buf.nonzero, n, y);
+                std::swap(x, y);
+                continue;
+            }
+#endif
             detail::dense_blocked(values_.data(), l, x, buf.nonzero, n, y);
             std::swap(x, y);
         }
@@ -270,6 +333,7 @@ private:
     network info_;                                // family and input names, for messages; no layers
     std::vector<detail::compiled_layer> layers_;  // every member's, first to last, one member after another
     std::vector<std::size_t> member_ends_;        // per member: one past its last layer in layers_
+    bool avx2_ = detail::cpu_has_avx2();          // the same sums in 8-wide vectors (same bits, fewer instructions)
     std::vector<float> values_;                   // per layer: its blocks of weights, then its padded biases
 };
 
