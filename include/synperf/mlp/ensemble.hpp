@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "synperf/error.hpp"
 #include "synperf/mlp/network.hpp"
 #include "synperf/mlp/validate.hpp"
 
