@@ -280,7 +280,7 @@ case "$case" in
     "$synperf" predict gemm --gpu h100_sxm --csv "$work/bom.csv" | grep -q '^h100_sxm,1024,1024,1024,' || fail "a CSV file with a BOM"
     expect_error "train --out .*: the folder .* does not exist" train rmsnorm --out "$work/no/such/dir/x.mlp"
     # A word that is not a command names itself and the commands there are.
-    expect_error "unknown command 'nope'; known: gpus, predict, train, eval, e2e, calibrate" nope
+    expect_error "unknown command 'nope'; known: gpus, predict, train, ensemble, eval, e2e, calibrate" nope
     expect_error "unknown command 'gemmm'; known: attention, .*, gemm$" predict gemmm
     expect_error "unknown option '--nope'; expected a command: gpus" --nope
     # An empty value is an error, not the option's default (here: the shipped weights file).
