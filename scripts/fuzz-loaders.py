@@ -24,12 +24,22 @@ def seed_files():
     def read(path):
         with open(os.path.join(ROOT, path), "rb") as f:
             return f.read()
+    single = read("models/rmsnorm.mlp")
     return {
-        "weights": read("models/rmsnorm.mlp"),
+        "weights": single,
+        "ensemble": as_ensemble(single),
         "spec": read("test/data/gpu_specs/full.spec"),
         "csv": b"m,n,k,measured_us\n16,4096,4096,12.5\n4096,4096,4096,180\n1,8,8,3\n",
         "model": read("test/data/e2e/mixtral-8x7b.json"),
     }
+
+
+def as_ensemble(single):
+    """A version-2 file holding the network of `single` twice (`members 2`), so mutations reach the ensemble grammar."""
+    head, rest = single.split(b"\nlayers ", 1)
+    layers, tail = (b"layers " + rest).rsplit(b"end\n", 1)
+    head = head.replace(b"synperf-mlp 1\n", b"synperf-mlp 2\n", 1)
+    return head + b"\nmembers 2\n" + layers + layers + b"end\n" + tail
 
 
 def mutate(data, rng):
@@ -59,7 +69,7 @@ def mutate(data, rng):
 
 
 def command(synperf, kind, path):
-    if kind == "weights":
+    if kind in ("weights", "ensemble"):
         return [synperf, "predict", "rmsnorm", "--gpu", "a100_sxm", "--tokens", "64", "--hidden", "4096", "--weights", path]
     if kind == "spec":
         return [synperf, "predict", "gemm", "--gpu-spec", path, "--m", "64", "--n", "4096", "--k", "4096"]
