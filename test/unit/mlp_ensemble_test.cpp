@@ -12,6 +12,7 @@
 #include "synperf/mlp/ensemble.hpp"
 #include "synperf/mlp/evaluate.hpp"
 #include "synperf/mlp/format.hpp"
+#include "text_lines.hpp"
 
 namespace {
 
@@ -46,17 +47,7 @@ constexpr std::string_view pair_text =
 // 0.25 * 1 + 0.125 * 2 - 1 * 1 + 0.5 = 0 for member 2 with the inputs (1, 2, 0, 1): sigmoid(0) = 0.5.
 double sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
 
-std::string replace_line(std::string_view text, std::size_t n, std::string_view with) {
-    std::string out;
-    std::size_t line = 1, start = 0;
-    while (start < text.size()) {
-        const std::size_t end = text.find('\n', start);
-        out += line == n ? std::string(with) : std::string(text.substr(start, end - start + 1));
-        start = end + 1;
-        ++line;
-    }
-    return out;
-}
+using synperf::test::replace_line_in;
 
 }  // namespace
 
@@ -100,23 +91,23 @@ TEST_CASE("mlp ensemble: malformed ensembles are rejected with their line and ca
         std::string what, text, message;
     };
     const bad cases[] = {
-        {"members in a version-1 file", replace_line(pair_text, 1, "synperf-mlp 1\n"),
+        {"members in a version-1 file", replace_line_in(pair_text, 1, "synperf-mlp 1\n"),
          "pair.mlp:8:1: 'members' needs format version 2 or later; line 1 declares version 1"},
-        {"one member", replace_line(pair_text, 8, "members 1\n"),
+        {"one member", replace_line_in(pair_text, 8, "members 1\n"),
          "pair.mlp:8:9: members: an ensemble needs at least 2 members, got 1"},
-        {"too many members", replace_line(pair_text, 8, "members 17\n"), "pair.mlp:8:9: members must be at most 16, got '17'"},
-        {"members without a count", replace_line(pair_text, 8, "members\n"), "pair.mlp:8: 'members' needs a count, got nothing"},
-        {"fewer members than declared", replace_line(pair_text, 8, "members 3\n"),
+        {"too many members", replace_line_in(pair_text, 8, "members 17\n"), "pair.mlp:8:9: members must be at most 16, got '17'"},
+        {"members without a count", replace_line_in(pair_text, 8, "members\n"), "pair.mlp:8: 'members' needs a count, got nothing"},
+        {"fewer members than declared", replace_line_in(pair_text, 8, "members 3\n"),
          "pair.mlp:21:1: 'members 3' on line 8 declares 3, but only 2 'layers' blocks follow"},
-        {"more members than declared", replace_line(pair_text, 21, "layers 1\nlayer 4 1 sigmoid\n0 0 0 0\nbias 0\nend\n"),
+        {"more members than declared", replace_line_in(pair_text, 21, "layers 1\nlayer 4 1 sigmoid\n0 0 0 0\nbias 0\nend\n"),
          "pair.mlp:21:1: 'members 2' on line 8 declares 2, but more 'layers' blocks follow"},
-        {"a member that does not take the inputs", replace_line(pair_text, 18, "layer 3 1 sigmoid\n"),
+        {"a member that does not take the inputs", replace_line_in(pair_text, 18, "layer 3 1 sigmoid\n"),
          "pair.mlp:18: layer 1: input width 3 does not match the input vector width 4"},
-        {"a member without a sigmoid output", replace_line(pair_text, 18, "layer 4 1 relu\n"),
+        {"a member without a sigmoid output", replace_line_in(pair_text, 18, "layer 4 1 relu\n"),
          "pair.mlp:18: layer 1: the last layer must use sigmoid"},
-        {"a second 'layers' without 'members'", replace_line(replace_line(pair_text, 1, "synperf-mlp 1\n"), 8, ""),
+        {"a second 'layers' without 'members'", replace_line_in(replace_line_in(pair_text, 1, "synperf-mlp 1\n"), 8, ""),
          "duplicate 'layers' (first on line 8)"},
-        {"'members' after the first layers", replace_line(replace_line(pair_text, 16, "bias 0.125\nmembers 2\n"), 8, ""),
+        {"'members' after the first layers", replace_line_in(replace_line_in(pair_text, 16, "bias 0.125\nmembers 2\n"), 8, ""),
          "expected 'end', got 'members'"},
     };
     for (const auto& c : cases) {

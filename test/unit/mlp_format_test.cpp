@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../data/mlp/tiny_embedded.hpp"
+#include "text_lines.hpp"
 #include "synperf/mlp/evaluate.hpp"
 
 namespace {
@@ -46,23 +47,7 @@ constexpr std::string_view tiny_text =
     "bias 0.125\n"                                                               // 16
     "end\n";                                                                     // 17
 
-// `text` with line `n` (1-based) replaced by `with` (which may hold several lines or none).
-std::string replace_line_in(std::string_view text, std::size_t n, std::string_view with) {
-    std::string out;
-    std::size_t line = 1;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        const std::size_t end = text.find('\n', start);
-        if (line == n) {
-            out += with;
-        } else {
-            out += text.substr(start, end - start + 1);
-        }
-        start = end + 1;
-        ++line;
-    }
-    return out;
-}
+using synperf::test::replace_line_in;
 
 // tiny_text with line `n` (1-based) replaced by `with`.
 std::string replace_line(std::size_t n, std::string_view with) { return replace_line_in(tiny_text, n, with); }
