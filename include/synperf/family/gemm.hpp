@@ -10,6 +10,7 @@
 /// estimated time (tile quantization, wave quantization, pipe and memory costs), never a lookup in data.
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -115,6 +116,7 @@ struct choice {
     double estimate = std::numeric_limits<double>::infinity();
 };
 
+/// The launch of tile `t` with K split `split` ways: everything but `slots_per_sm` and `estimated_cycles`.
 inline gemm_config make_config(const gemm_problem& p, const gpu::gpu_numbers& g, const tile_candidate& t,
                                int split, bool persistent) {
     gemm_config c;
@@ -144,44 +146,66 @@ inline gemm_config make_config(const gemm_problem& p, const gpu::gpu_numbers& g,
     return c;
 }
 
+/// The parts of the selection estimate that depend only on the problem and the GPU, computed once for all
+/// candidates (the selection runs in every GEMM prediction).
+struct estimate_terms {
+    double sms = 0;
+    double l2_bytes_per_sm_clk = 0;  ///< one SM's share of L2 bandwidth
+    double dram_cycles = 0;          ///< the expected DRAM traffic at DRAM bandwidth
+    double outputs = 0;              ///< m * n
+    double dram_bytes_per_clk = 0;
+    double launch_gap_cycles = 0;    ///< the split-K reduction's dependent launch
+
+    estimate_terms(const gemm_problem& p, const gpu::gpu_numbers& g)
+        : sms(g.sm_count),
+          l2_bytes_per_sm_clk(g.l2_bytes_per_clk() / sms),
+          dram_cycles(compulsory_traffic(p, g).expected_dram / g.dram_bytes_per_clk()),
+          outputs(double(p.m) * double(p.n)),
+          dram_bytes_per_clk(g.dram_bytes_per_clk()),
+          launch_gap_cycles(dependent_launch_us * g.tensor_clock_mhz) {}
+};
+
 /// The selection heuristic: estimated cycles of one configuration.
-inline double estimate_cycles(const gemm_problem& p, const gpu::gpu_numbers& g, const gemm_config& c) {
-    const double sms = g.sm_count;
+inline double estimate_cycles(const estimate_terms& e, const gpu::gpu_numbers& g, const gemm_config& c) {
     const double k_padded = double(c.k_iterations) * c.bk;
     const double mma = 2.0 * c.bm * c.bn * k_padded / g.tensor_bf16_flop_per_clk;
     const double out_bytes = c.split_k > 1 ? partial_bytes : element_bytes;
-    const double l2 = ((c.bm + c.bn) * k_padded * element_bytes + c.bm * c.bn * out_bytes) / (g.l2_bytes_per_clk() / sms);
+    const double l2 = ((c.bm + c.bn) * k_padded * element_bytes + c.bm * c.bn * out_bytes) / e.l2_bytes_per_sm_clk;
     const double smem = (c.bm + c.bn) * k_padded * element_bytes / g.smem_bytes_per_clk;
     const double overhead = (c.persistent ? persistent_unit_overhead_cycles : grid_unit_overhead_cycles) / c.slots_per_sm;
     const double unit = std::max({mma, l2, smem}) + overhead;
-    const double per_sm_units = std::ceil(double(c.tiles) / sms);
-    const gemm_traffic t = compulsory_traffic(p, g);
-    double est = std::max(per_sm_units * unit, t.expected_dram / g.dram_bytes_per_clk());
-    if (c.split_k > 1) {
-        const double mn = double(p.m) * double(p.n);
-        est += (mn * c.split_k * partial_bytes + mn * element_bytes) / g.dram_bytes_per_clk() +
-               dependent_launch_us * g.tensor_clock_mhz;
-    }
+    const double per_sm_units = std::ceil(double(c.tiles) / e.sms);
+    double est = std::max(per_sm_units * unit, e.dram_cycles);
+    if (c.split_k > 1)
+        est += (e.outputs * c.split_k * partial_bytes + e.outputs * element_bytes) / e.dram_bytes_per_clk + e.launch_gap_cycles;
     return est;
 }
 
 inline gemm_config select_config(const gemm_problem& p, const gpu::gpu_numbers& g, bool persistent) {
     choice best;
+    const estimate_terms terms(p, g);
     const std::span<const tile_candidate> tiles =
         persistent ? std::span<const tile_candidate>(persistent_tiles) : std::span<const tile_candidate>(grid_tiles);
     for (const tile_candidate& t : tiles) {
+        // The launch, its residency and the output tiles are the tile's; only K's split varies below.
+        gemm_config c = make_config(p, g, t, 1, persistent);
+        if (c.stages < 2) continue;
+        // A hypothetical GPU may not admit this tile's CTA at all; the next tile may still fit.
+        if (c.threads > g.max_threads_per_cta || c.regs > g.max_regs_per_thread) continue;
+        c.slots_per_sm = gpu::ctas_per_sm(g, {c.threads, c.regs, c.smem_bytes});
+        if (c.slots_per_sm < 1) continue;
+        if (persistent) c.slots_per_sm = 1;
+        const std::int64_t output_tiles = c.tiles_m * c.tiles_n;
+        const double area = double(c.bm) * c.bn;
         for (int split : split_options) {
-            if (split > 1 && ceil_div(p.k, split) < 4 * t.bk) break;
-            gemm_config c = make_config(p, g, t, split, persistent);
-            if (c.stages < 2) continue;
-            if (split > 1 && c.tiles_m * c.tiles_n >= g.sm_count) break;  // enough tiles: no reason to split K
-            // A hypothetical GPU may not admit this tile's CTA at all; the next tile may still fit.
-            if (c.threads > g.max_threads_per_cta || c.regs > g.max_regs_per_thread) continue;
-            c.slots_per_sm = gpu::ctas_per_sm(g, {c.threads, c.regs, c.smem_bytes});
-            if (c.slots_per_sm < 1) continue;
-            if (persistent) c.slots_per_sm = 1;
-            const double est = estimate_cycles(p, g, c);
-            const double area = double(c.bm) * c.bn;
+            if (split > 1) {
+                if (ceil_div(p.k, split) < 4 * t.bk) break;
+                if (output_tiles >= g.sm_count) break;  // enough tiles: no reason to split K
+                c.split_k = split;
+                c.tiles = output_tiles * split;
+                c.k_iterations = ceil_div(ceil_div(p.k, split), t.bk);
+            }
+            const double est = estimate_cycles(terms, g, c);
             const double best_area = double(best.config.bm) * best.config.bn;
             // Within 1 %, prefer the larger tile and fewer splits (cheaper launches, what heuristics favour).
             if (est < best.estimate * 0.99 ||
@@ -201,9 +225,28 @@ inline gemm_config select_config(const gemm_problem& p, const gpu::gpu_numbers& 
 }
 
 inline std::string kernel_name(const gemm_config& c, int sm_version) {
-    std::string s = c.persistent ? "sm" + std::to_string(sm_version) + "_ws_persistent_" : "sm" + std::to_string(sm_version) + "_multistage_";
-    s += std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + "_" + std::to_string(c.stages) + "stage";
-    if (c.split_k > 1) s += "_splitk" + std::to_string(c.split_k);
+    // Built in every prediction: appended to one reserved string rather than through a temporary per part.
+    std::string s;
+    s.reserve(64);
+    const auto number = [&s](std::int64_t v) {
+        char digits[24];
+        s.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+    };
+    s += "sm";
+    number(sm_version);
+    s += c.persistent ? "_ws_persistent_" : "_multistage_";
+    number(c.bm);
+    s += 'x';
+    number(c.bn);
+    s += 'x';
+    number(c.bk);
+    s += '_';
+    number(c.stages);
+    s += "stage";
+    if (c.split_k > 1) {
+        s += "_splitk";
+        number(c.split_k);
+    }
     return s;
 }
 
