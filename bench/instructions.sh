@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Instructions per prediction of one attention benchmark (the ragged-prefill and decode benches), counted by
+# Instructions per prediction of one benchmark (the GEMM, ragged-prefill and decode benches), counted by
 # callgrind: repeatable on any machine, unlike time.
 #
 #   bash bench/instructions.sh 'bm_prefill_ragged_h100/8/0$' [build/bench/synperf_bench]

@@ -205,8 +205,9 @@ TEST_CASE("mlp compiled_network: the AVX2 path gives the bits of the 4-wide one,
         MESSAGE("this CPU has no AVX2: the AVX2 path is not run here");
         return;
     }
-    // Widths with full block pairs, a lone last block and outputs that do not fill it; ReLU and sigmoid layers.
-    const network net = random_network({37, 256, 48, 21, 1}, 34, 11);
+    // Layers whose 16-output blocks go four per pass (256 outputs), four, two and one (112), two and one (48), and
+    // outputs that do not fill their last block (21, 1); ReLU and sigmoid layers.
+    const network net = random_network({37, 256, 112, 48, 21, 1}, 34, 11);
     std::mt19937 gen(4);
     std::normal_distribution<float> dist(0.0f, 1.0f);
     for (const auto& l : net.layers) {
@@ -229,6 +230,32 @@ TEST_CASE("mlp compiled_network: the AVX2 path gives the bits of the 4-wide one,
         synperf::mlp::detail::dense_blocked(values.data(), c, x.data(), nonzero.data(), nonzero.size(), narrow.data());
         synperf::mlp::detail::dense_blocked_avx2(values.data(), c, x.data(), nonzero.data(), nonzero.size(), wide.data());
         for (std::size_t o = 0; o < l.out; ++o) CHECK(std::bit_cast<std::uint32_t>(narrow[o]) == std::bit_cast<std::uint32_t>(wide[o]));
+    }
+}
+#endif
+
+#if defined(SYNPERF_MLP_HAS_AVX2_PATH)
+TEST_CASE("mlp compiled_network: the AVX2 scan finds the non-zero inputs the scalar test finds") {
+    if (!synperf::mlp::detail::cpu_has_avx2()) {
+        MESSAGE("this CPU has no AVX2: the AVX2 path is not run here");
+        return;
+    }
+    std::mt19937 gen(9);
+    std::uniform_int_distribution<int> pick(0, 5);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (std::size_t count : {0u, 1u, 7u, 8u, 9u, 64u, 255u, 256u, 512u}) {
+        std::vector<float> x(count);
+        for (auto& v : x) {
+            const int k = pick(gen);  // zeros, negative zeros and NaN among ordinary values
+            v = k == 0 ? 0.0f : k == 1 ? -0.0f : k == 2 ? nan : static_cast<float>(k) - 3.5f;
+        }
+        std::vector<std::uint16_t> expected;
+        for (std::size_t j = 0; j < count; ++j)
+            if (x[j] != 0.0f) expected.push_back(static_cast<std::uint16_t>(j));
+        std::vector<std::uint16_t> found(count);
+        const std::size_t n = synperf::mlp::detail::nonzero_indices_avx2(x.data(), count, found.data());
+        found.resize(n);
+        CHECK(found == expected);
     }
 }
 #endif
