@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -154,12 +155,19 @@ private:
     }
 
     void next_or_eof(std::string_view expected) {
+        next_or_eof([expected] { return std::string(expected); });
+    }
+
+    /// `expected()` builds the description only when the input ends: the weight rows call this once per row.
+    template <class Expected>
+        requires std::is_invocable_r_v<std::string, const Expected&>
+    void next_or_eof(const Expected& expected) {
         if (!next()) {
             // The line where the missing content would start.
             std::size_t line = 1;
             for (char c : text_) line += c == '\n';
             throw load_error(std::string(source_), line, 0,
-                             cat("unexpected end of input: expected ", expected,
+                             cat("unexpected end of input: expected ", expected(),
                                  " (the file is truncated; it must finish with 'end')"));
         }
     }
@@ -260,15 +268,18 @@ private:
         return v;
     }
 
-    [[nodiscard]] float parse_value(const token& t, std::string_view context) {
+    /// A weight or bias: `context()` names it, and is called only for a message, since a file holds tens of
+    /// thousands of values and building each one's name took most of the parse.
+    template <class Context>
+    [[nodiscard]] float parse_value(const token& t, const Context& context) {
         float v = 0;
         const char* b = t.text.data();
         const char* e = b + t.text.size();
         const auto r = std::from_chars(b, e, v, std::chars_format::general);
         if (r.ec == std::errc::result_out_of_range && r.ptr == e)
-            fail(t.column, context, ": ", quoted(t.text), " is outside the float range");
-        if (r.ec != std::errc{} || r.ptr != e) fail(t.column, context, ": expected a number, got ", quoted(t.text));
-        if (!std::isfinite(v)) fail(t.column, context, ": expected a finite number, got ", quoted(t.text));
+            fail(t.column, context(), ": ", quoted(t.text), " is outside the float range");
+        if (r.ec != std::errc{} || r.ptr != e) fail(t.column, context(), ": expected a number, got ", quoted(t.text));
+        if (!std::isfinite(v)) fail(t.column, context(), ": expected a finite number, got ", quoted(t.text));
         return v;
     }
 
@@ -500,13 +511,13 @@ private:
 
             layer.weights.reserve(layer.in * layer.out);
             for (std::size_t row = 1; row <= layer.out; ++row) {
-                next_or_eof(cat("layer ", li, " row ", row, " of ", layer.out));
+                next_or_eof([&] { return cat("layer ", li, " row ", row, " of ", layer.out); });
                 if (keyword_of(first()) != keyword::none)
                     fail(1, "layer ", li, ": expected ", layer.out, " weight rows, got ", row - 1, " before '", first(), "'");
                 if (line_.tokens.size() != layer.in)
                     fail(0, "layer ", li, " row ", row, ": expected ", layer.in, " values, got ", line_.tokens.size());
                 for (std::size_t c = 0; c < layer.in; ++c)
-                    layer.weights.push_back(parse_value(line_.tokens[c], cat("layer ", li, " row ", row, " value ", c + 1)));
+                    layer.weights.push_back(parse_value(line_.tokens[c], [&] { return cat("layer ", li, " row ", row, " value ", c + 1); }));
             }
             next_or_eof(cat("'bias' of layer ", li));
             if (keyword_of(first()) == keyword::none && looks_numeric(first()))
@@ -516,7 +527,7 @@ private:
                 fail(0, "layer ", li, " bias: expected ", layer.out, " values, got ", line_.tokens.size() - 1);
             layer.bias.reserve(layer.out);
             for (std::size_t c = 1; c <= layer.out; ++c)
-                layer.bias.push_back(parse_value(line_.tokens[c], cat("layer ", li, " bias value ", c)));
+                layer.bias.push_back(parse_value(line_.tokens[c], [&] { return cat("layer ", li, " bias value ", c); }));
             layers.push_back(std::move(layer));
         }
         next_or_eof(next);
