@@ -90,6 +90,18 @@ network random_network(std::vector<std::size_t> widths, std::size_t features, st
 
 }  // namespace
 
+TEST_CASE("mlp::detail::all_finite: false for infinities and NaN only") {
+    using lim = std::numeric_limits<float>;
+    const std::vector<float> finite{0.0f, -0.0f, 1.5f, -lim::max(), lim::max(), lim::denorm_min(), -lim::min()};
+    CHECK(synperf::mlp::detail::all_finite(finite));
+    CHECK(synperf::mlp::detail::all_finite(std::vector<float>{}));
+    for (const float bad : {lim::infinity(), -lim::infinity(), lim::quiet_NaN(), -lim::quiet_NaN(), lim::signaling_NaN()}) {
+        std::vector<float> v = finite;
+        v.insert(v.begin() + 3, bad);
+        CHECK_FALSE(synperf::mlp::detail::all_finite(v));
+    }
+}
+
 TEST_CASE("mlp evaluate: hand-computed forward pass (log1p, one-hot, relu, sigmoid)") {
     const network net = tiny_network();
     const std::size_t a = 0, b = 1;
@@ -305,6 +317,10 @@ TEST_CASE("mlp evaluate: a malformed in-memory network is refused, never read ou
     net = tiny_network();
     net.layers[0].weights[5] = std::numeric_limits<float>::infinity();
     CHECK_THROWS_WITH_AS(synperf::mlp::validate(net), doctest::Contains("layer 1 row 2 value 2: weight is not finite"),
+                         synperf::invalid_argument);
+    net = tiny_network();
+    net.layers[0].weights[7] = -std::numeric_limits<float>::quiet_NaN();
+    CHECK_THROWS_WITH_AS(synperf::mlp::validate(net), doctest::Contains("layer 1 row 2 value 4: weight is not finite"),
                          synperf::invalid_argument);
     net = tiny_network();
     net.feature_names[1] = "x";

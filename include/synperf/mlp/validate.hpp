@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// \file Structural checks on an in-memory efficiency MLP (shapes, names, finite values).
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -21,6 +24,14 @@ inline constexpr std::size_t max_width = 512;
 inline constexpr std::size_t max_members = 16;
 
 namespace detail {
+
+/// Whether every value is finite (exponent bits not all ones), in one pass without a branch that compilers
+/// vectorise: a file's or an ensemble's hundred thousand weights are checked each time a network is validated.
+[[nodiscard]] inline bool all_finite(std::span<const float> values) noexcept {
+    std::uint32_t infinite_or_nan = 0;
+    for (const float v : values) infinite_or_nan |= (std::bit_cast<std::uint32_t>(v) & 0x7f800000u) == 0x7f800000u;
+    return infinite_or_nan == 0;
+}
 
 inline void append_part(std::string& s, std::string_view v) { s.append(v); }
 template <std::integral T>
@@ -193,12 +204,14 @@ inline void validate(const network& net) {
                                " values, got ", l.weights.size());
             if (l.bias.size() != l.out)
                 report_network(net, member, "layer ", index, ": bias needs ", l.out, " values, got ", l.bias.size());
-            for (std::size_t k = 0; k < l.weights.size(); ++k)
-                if (!std::isfinite(l.weights[k]))
-                    report_network(net, member, "layer ", index, " row ", k / l.in + 1, " value ", k % l.in + 1,
-                                   ": weight is not finite");
-            for (std::size_t k = 0; k < l.bias.size(); ++k)
-                if (!std::isfinite(l.bias[k])) report_network(net, member, "layer ", index, " bias value ", k + 1, ": not finite");
+            if (!detail::all_finite(l.weights))  // then find the first, for the message
+                for (std::size_t k = 0; k < l.weights.size(); ++k)
+                    if (!std::isfinite(l.weights[k]))
+                        report_network(net, member, "layer ", index, " row ", k / l.in + 1, " value ", k % l.in + 1,
+                                       ": weight is not finite");
+            if (!detail::all_finite(l.bias))
+                for (std::size_t k = 0; k < l.bias.size(); ++k)
+                    if (!std::isfinite(l.bias[k])) report_network(net, member, "layer ", index, " bias value ", k + 1, ": not finite");
             width = l.out;
         }
     }
