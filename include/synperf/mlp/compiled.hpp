@@ -128,49 +128,26 @@ typedef float float8 __attribute__((vector_size(32)));
 
 /// `accumulate_vector` on groups of eight outputs, compiled for AVX2: the same multiplications and additions in
 /// the same order (AVX2 alone has no fused multiply-add to contract them into), so the same bits in half the
-/// instructions.
+/// instructions. The vectors C may span several consecutive groups of W outputs, whose weights lie `group_stride`
+/// floats apart: one pass over the inputs then feeds all their running sums, which shares the per-input work of
+/// loading the index and the input among them; each output still sums its products in input order.
 template <std::size_t W, std::size_t... C>
-__attribute__((target("avx2"))) inline void accumulate_vector8(const float* w, const float* x, const std::uint16_t* nonzero,
-                                                               std::size_t n, const float* bias, float* y,
+__attribute__((target("avx2"))) inline void accumulate_vector8(const float* w, std::size_t group_stride, const float* x,
+                                                               const std::uint16_t* nonzero, std::size_t n,
+                                                               const float* bias, float* y,
                                                                std::index_sequence<C...>) noexcept {
-    float8 acc[W / 8];
+    constexpr std::size_t per_group = W / 8;
+    float8 acc[sizeof...(C)];
     (std::memcpy(&acc[C], bias + 8 * C, sizeof(float8)), ...);
     for (std::size_t t = 0; t < n; ++t) {
         const std::size_t j = nonzero[t];
         const float xj = x[j];
         const float* wj = w + j * W;
-        float8 wv[W / 8];
-        (std::memcpy(&wv[C], wj + 8 * C, sizeof(float8)), ...);
+        float8 wv[sizeof...(C)];
+        (std::memcpy(&wv[C], wj + C / per_group * group_stride + 8 * (C % per_group), sizeof(float8)), ...);
         ((acc[C] += xj * wv[C]), ...);
     }
     (std::memcpy(y + 8 * C, &acc[C], sizeof(float8)), ...);
-}
-
-/// `accumulate_vector8` over two groups of W outputs at once, whose weights lie apart (`w` and `w2`): one pass over
-/// the inputs feeds twice the running sums, which halves the per-input work of loading the index and the input.
-/// Each output still sums its products in input order, so the bits are those of two separate groups.
-template <std::size_t W, std::size_t... C>
-__attribute__((target("avx2"))) inline void accumulate_pair8(const float* w, const float* w2, const float* x,
-                                                             const std::uint16_t* nonzero, std::size_t n, const float* bias,
-                                                             float* y, std::index_sequence<C...>) noexcept {
-    float8 acc[W / 8];
-    float8 acc2[W / 8];
-    (std::memcpy(&acc[C], bias + 8 * C, sizeof(float8)), ...);
-    (std::memcpy(&acc2[C], bias + W + 8 * C, sizeof(float8)), ...);
-    for (std::size_t t = 0; t < n; ++t) {
-        const std::size_t j = nonzero[t];
-        const float xj = x[j];
-        const float* wj = w + j * W;
-        const float* wj2 = w2 + j * W;
-        float8 wv[W / 8];
-        float8 wv2[W / 8];
-        (std::memcpy(&wv[C], wj + 8 * C, sizeof(float8)), ...);
-        (std::memcpy(&wv2[C], wj2 + 8 * C, sizeof(float8)), ...);
-        ((acc[C] += xj * wv[C]), ...);
-        ((acc2[C] += xj * wv2[C]), ...);
-    }
-    (std::memcpy(y + 8 * C, &acc[C], sizeof(float8)), ...);
-    (std::memcpy(y + W + 8 * C, &acc2[C], sizeof(float8)), ...);
 }
 
 /// `dense_blocked` compiled for AVX2 (call it only where the CPU has AVX2: `cpu_has_avx2`).
@@ -180,14 +157,16 @@ __attribute__((target("avx2"))) inline void dense_blocked_avx2(const float* valu
     constexpr std::size_t G = block_group;
     static_assert(B % 8 == 0);
     std::size_t blk = 0;
+    const std::size_t group_stride = l.in * G * B;  // floats from one group's weights to the next group's
+    // Two groups per pass (64 sums in eight registers), then a last lone group, then a last lone block.
     for (; blk + 2 * G <= l.blocks; blk += 2 * G)
-        accumulate_pair8<G * B>(values + l.weights + blk * l.in * B, values + l.weights + (blk + G) * l.in * B, x, nonzero, n,
-                                values + l.bias + blk * B, y + blk * B, std::make_index_sequence<G * B / 8>{});
+        accumulate_vector8<G * B>(values + l.weights + blk * l.in * B, group_stride, x, nonzero, n, values + l.bias + blk * B,
+                                  y + blk * B, std::make_index_sequence<2 * G * B / 8>{});
     for (; blk + G <= l.blocks; blk += G)
-        accumulate_vector8<G * B>(values + l.weights + blk * l.in * B, x, nonzero, n, values + l.bias + blk * B, y + blk * B,
-                                  std::make_index_sequence<G * B / 8>{});
+        accumulate_vector8<G * B>(values + l.weights + blk * l.in * B, group_stride, x, nonzero, n, values + l.bias + blk * B,
+                                  y + blk * B, std::make_index_sequence<G * B / 8>{});
     for (; blk < l.blocks; ++blk)
-        accumulate_vector8<B>(values + l.weights + blk * l.in * B, x, nonzero, n, values + l.bias + blk * B, y + blk * B,
+        accumulate_vector8<B>(values + l.weights + blk * l.in * B, 0, x, nonzero, n, values + l.bias + blk * B, y + blk * B,
                               std::make_index_sequence<B / 8>{});
     activate_outputs(l, y);
 }
