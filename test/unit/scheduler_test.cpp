@@ -422,6 +422,38 @@ TEST_CASE("min_heap_persistent: longest first matches a plain LPT reference") {
     }
 }
 
+TEST_CASE("min_heap_persistent: longest first matches the LPT reference on a causal prefill's scale") {
+    // FA3's causal units on an H100-sized grid: ~30 classes whose cost grows with the KV blocks, ~2 units per
+    // CTA each, many tied loads, and pairs of classes with one cost but different work. The placement moves
+    // whole runs of CTAs and merges them back: all of it must stay exact. The costs are multiples of 1/64, so
+    // every sum is exact and the reference, which adds in another order, sees the same ties.
+    std::mt19937_64 rng(19);
+    for (int trial = 0; trial < 6; ++trial) {
+        const gpu_numbers g = synthetic(132);
+        std::vector<task_class> tasks;
+        const int blocks = 20 + static_cast<int>(rng() % 14);
+        const double per_block = static_cast<double>(45 + rng() % 32) / 64;
+        for (int b = blocks; b >= 1; --b) {
+            const double cycles = 3.125 + per_block * b;
+            task_work w = tensor_task(cycles);
+            w.dram_bytes = dram_task(0.5 * cycles).dram_bytes;
+            tasks.push_back({w, 150 + static_cast<std::int64_t>(rng() % 250)});
+            if (b % 7 == 0) {  // the same cost, bound by DRAM instead
+                task_work d = dram_task(cycles);
+                d.tensor_flop = tensor_task(0.25 * cycles).tensor_flop;
+                tasks.push_back({d, 1 + static_cast<std::int64_t>(rng() % 140)});
+            }
+        }
+        schedule_options o;
+        o.order = unit_order::longest_first;
+        o.slots_per_sm = 1 + trial % 2;
+        o.persistent_ctas = 132 * o.slots_per_sm;
+        o.per_sm_loads = true;
+        CAPTURE(trial);
+        check_matches_lpt(tasks, g, o);
+    }
+}
+
 TEST_CASE("min_heap_persistent: longest first is within Graham's 4/3 - 1/(3m) of the optimum") {
     // One CTA per SM, so the makespan is the largest CTA load; the optimum comes from all m^n assignments.
     std::mt19937_64 rng(17);

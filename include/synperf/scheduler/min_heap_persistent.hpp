@@ -74,6 +74,30 @@ namespace detail {
     return r;
 }
 
+/// Merges the sorted runs `s[0, mid)` and `s[mid, size)` in place, copying the shorter one into `scratch`
+/// (at least half the size). `before` is a strict order.
+template <class T, class Before>
+void merge_adjacent(std::span<T> s, std::size_t mid, std::vector<T>& scratch, Before before) {
+    T* const first = s.data();
+    T* const middle = first + mid;
+    T* const last = first + s.size();
+    if (mid <= s.size() - mid) {  // forward: the left run from scratch, the right one where it is
+        T* left = scratch.data();
+        T* const left_end = std::copy(first, middle, left);
+        T* right = middle;
+        T* out = first;
+        while (left != left_end && right != last) *out++ = before(*right, *left) ? *right++ : *left++;
+        std::copy(left, left_end, out);  // what is left of the right run is in place already
+    } else {  // backward: the right run from scratch, the left one where it is
+        T* const right_begin = scratch.data();
+        T* right = std::copy(middle, last, right_begin);
+        T* left = middle;
+        T* out = last;
+        while (right != right_begin && left != first) *--out = before(*(right - 1), *(left - 1)) ? *--left : *--right;
+        std::copy_backward(right_begin, right, out);
+    }
+}
+
 /// Places units as static stride (unit j to CTA j mod G) or longest first (stable sort by cost, descending;
 /// each unit to the least-loaded CTA, ties to the lowest CTA id), whole groups of units at a time where the
 /// result is the same as placing them one by one.
@@ -129,7 +153,7 @@ namespace detail {
         std::vector<slot> window_buffer(3 * g_size);
         for (std::int32_t c = 0; c < ctas; ++c) window_buffer[static_cast<std::size_t>(c)] = {0.0, c, 0};
         std::span<slot> sorted(window_buffer.data(), g_size);
-        std::vector<slot> scratch(g_size);  // the merges go through it
+        std::vector<slot> scratch(g_size / 2 + 1);  // the merges copy the shorter run into it
         std::vector<std::int64_t> every_cta(tasks.size(), 0);  // units of class k that every CTA got in whole rounds
         // Greedy placement of n equal units of cost c, in two exact steps:
         // - While the loads spread over c or more, the CTAs below min + c take one unit each (their loads are
@@ -181,8 +205,11 @@ namespace detail {
                     // (load, id) is a strict order: CTAs of the rest that come after the largest updated one
                     // keep their places, so only the part before it is merged.
                     const auto tail = std::lower_bound(mid, sorted.end(), *(mid - 1), before);
-                    slot* merged_end = std::merge(mid, tail, sorted.begin(), mid, scratch.data(), before);
-                    std::copy(scratch.data(), merged_end, sorted.data());
+                    // Likewise, updated CTAs that come before every CTA of the rest keep theirs.
+                    if (tail != mid) {
+                        const auto head = std::lower_bound(sorted.begin(), mid, *mid, before);
+                        merge_adjacent(std::span<slot>(head, tail), static_cast<std::size_t>(mid - head), scratch, before);
+                    }
                     continue;
                 }
                 // Only the front is that low: it takes every unit j = 0, 1, ... while (load + j c, id) comes

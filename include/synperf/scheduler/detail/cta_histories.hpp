@@ -48,24 +48,27 @@ public:
     /// (load, id) order: equal additions keep the loads non-decreasing, but rounding can tie two of them.
     bool add_one_each(std::span<cta_load> ctas, std::size_t count, std::size_t k, double cycles) {
         make_room(ctas);
-        const std::uint64_t step = ++step_;  // locals: the stores below could alias the members
-        history* known = histories_.data();
+        const std::uint64_t step = ++step_;  // a local: the stores below could alias the member
         bool out_of_order = false;
         double previous_load = -std::numeric_limits<double>::infinity();
         std::int32_t previous_cta = 0;
-        for (cta_load& c : ctas.first(count)) {
-            c.load += cycles;
-            out_of_order |= (c.load == previous_load) & (c.cta < previous_cta);  // no branch: a tie is rare
-            previous_load = c.load;
-            previous_cta = c.cta;
-            const auto h = static_cast<std::size_t>(c.history);
-            if (known[h].extended_in != step) {
-                const std::int32_t extended = extend(h, k, 1.0);
-                known = histories_.data();
-                known[h].extended_in = step;
-                known[h].extended_to = extended;
-            }
-            c.history = known[h].extended_to;
+        cta_load* c = ctas.data();
+        cta_load* const end = c + count;
+        // CTAs that hold one history hold one load too (they took the same units in the same order), so a
+        // run of them takes one new load and one new history: the loads and the order are looked at once
+        // per run. Inside a run the ids rise, so a tie can only break the order where a run starts.
+        while (c != end) {
+            const std::int32_t h = c->history;
+            const double load = c->load + cycles;
+            out_of_order |= (load == previous_load) & (c->cta < previous_cta);  // no branch: a tie is rare
+            const std::int32_t extended = extended_in_step(static_cast<std::size_t>(h), k, step);
+            do {
+                c->load = load;
+                c->history = extended;
+                ++c;
+            } while (c != end && c->history == h);
+            previous_load = load;
+            previous_cta = (c - 1)->cta;
         }
         return !out_of_order;
     }
@@ -103,6 +106,15 @@ private:
             c.history = to;
         }
         histories_.assign(live_.begin(), live_.end());  // keeps the capacity
+    }
+
+    /// History `h` with one unit of class `k`, made once per step: CTAs that shared `h` share the result.
+    std::int32_t extended_in_step(std::size_t h, std::size_t k, std::uint64_t step) {
+        if (histories_[h].extended_in == step) return histories_[h].extended_to;
+        const std::int32_t extended = extend(h, k, 1.0);
+        histories_[h].extended_in = step;
+        histories_[h].extended_to = extended;
+        return extended;
     }
 
     /// A new history: `h` and `units` units of class `k`.
