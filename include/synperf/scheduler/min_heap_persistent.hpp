@@ -14,6 +14,7 @@
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/scheduler/concept.hpp"
 #include "synperf/scheduler/detail/cta_histories.hpp"
+#include "synperf/scheduler/detail/cta_runs.hpp"
 #include "synperf/scheduler/detail/prepared_tasks.hpp"
 #include "synperf/scheduler/detail/sm_sums.hpp"
 #include "synperf/work/task.hpp"
@@ -74,30 +75,6 @@ namespace detail {
     return r;
 }
 
-/// Merges the sorted runs `s[0, mid)` and `s[mid, size)` in place, copying the shorter one into `scratch`
-/// (at least half the size). `before` is a strict order.
-template <class T, class Before>
-void merge_adjacent(std::span<T> s, std::size_t mid, std::vector<T>& scratch, Before before) {
-    T* const first = s.data();
-    T* const middle = first + mid;
-    T* const last = first + s.size();
-    if (mid <= s.size() - mid) {  // forward: the left run from scratch, the right one where it is
-        T* left = scratch.data();
-        T* const left_end = std::copy(first, middle, left);
-        T* right = middle;
-        T* out = first;
-        while (left != left_end && right != last) *out++ = before(*right, *left) ? *right++ : *left++;
-        std::copy(left, left_end, out);  // what is left of the right run is in place already
-    } else {  // backward: the right run from scratch, the left one where it is
-        T* const right_begin = scratch.data();
-        T* right = std::copy(middle, last, right_begin);
-        T* left = middle;
-        T* out = last;
-        while (right != right_begin && left != first) *--out = before(*(right - 1), *(left - 1)) ? *--left : *--right;
-        std::copy_backward(right_begin, right, out);
-    }
-}
-
 /// Places units as static stride (unit j to CTA j mod G) or longest first (stable sort by cost, descending;
 /// each unit to the least-loaded CTA, ties to the lowest CTA id), whole groups of units at a time where the
 /// result is the same as placing them one by one.
@@ -143,18 +120,25 @@ void merge_adjacent(std::span<T> s, std::size_t mid, std::vector<T>& scratch, Be
         // Decomposers often list the classes longest first already.
         const auto longer = [&](std::size_t a, std::size_t b) { return p.cost[a] > p.cost[b]; };
         if (!std::is_sorted(order.begin(), order.end(), longer)) std::stable_sort(order.begin(), order.end(), longer);
-        // The CTAs sorted by (load in cycles, id): greedy's next choice is always the front.
-        using slot = cta_load;
+        // The CTAs in (load in cycles, id) order: greedy's next choice is always the front.
+        cta_order by_load(static_cast<std::int32_t>(ctas));
         cta_histories histories(tasks, p.cost, static_cast<std::size_t>(ctas));
-        const auto before = [](const slot& a, const slot& b) { return a.load < b.load || (a.load == b.load && a.cta < b.cta); };
-        // The order is a window of G slots sliding over a buffer of 3G: moving the first CTAs to the back
-        // copies only them, and the window returns to the start once it reaches the buffer's last third.
-        const auto g_size = static_cast<std::size_t>(ctas);
-        std::vector<slot> window_buffer(3 * g_size);
-        for (std::int32_t c = 0; c < ctas; ++c) window_buffer[static_cast<std::size_t>(c)] = {0.0, c, 0};
-        std::span<slot> sorted(window_buffer.data(), g_size);
-        std::vector<slot> scratch(g_size / 2 + 1);  // the merges copy the shorter run into it
         std::vector<std::int64_t> every_cta(tasks.size(), 0);  // units of class k that every CTA got in whole rounds
+        // One unit of class k to each of the first `count` CTAs, which leave the order. Returns whether they
+        // are still in (load, id) order: equal additions keep the loads non-decreasing, but rounding can tie
+        // two of them. Inside a run the ids rise, so only where a run follows another can a tie break it.
+        const auto take_one_each = [&](std::int64_t count, std::size_t k, double c) {
+            const std::uint64_t step = histories.begin_step(by_load.runs());
+            bool in_order = true;
+            const cta_run* previous = nullptr;
+            for (cta_run& run : by_load.take_front(count)) {
+                run.load += c;
+                run.history = histories.extended_in_step(run.history, k, step);
+                if (previous != nullptr && run.load == previous->load && run.first < previous->last()) in_order = false;
+                previous = &run;
+            }
+            return in_order;
+        };
         // Greedy placement of n equal units of cost c, in two exact steps:
         // - While the loads spread over c or more, the CTAs below min + c take one unit each (their loads are
         //   the smallest levels L + j c), or the front alone takes every unit greedy gives it before it passes
@@ -162,73 +146,59 @@ void merge_adjacent(std::span<T> s, std::size_t mid, std::vector<T>& scratch, Be
         // - Once every load lies in [min, min + c), a CTA that takes a unit passes all the others, so each
         //   round of G units gives every CTA one in (load, id) order and keeps that order: n / G rounds at
         //   once, then one unit to each of the n mod G first CTAs, which rotate to the back.
-        // Each step costs O(G) and a class takes a few steps in practice, instead of O(n log G) with a heap.
+        // Each step costs O(runs of CTAs) and a class takes a few steps in practice, instead of O(n log G)
+        // with a heap.
         const auto place_class = [&](std::size_t k, std::int64_t n) {
             const double c = p.cost[k];
-            if (c == 0) {  // the least-loaded CTA stays least loaded: it takes them all
-                histories.add(sorted, 0, k, n);
+            if (c == 0) {  // the least-loaded CTA stays least loaded (and first): it takes them all
+                histories.make_room(by_load.runs());
+                cta_run& front = by_load.take_front(1).front();
+                front.history = histories.extended_by(front.history, k, n);
+                by_load.merge(std::span<const cta_run>(&front, 1));
                 return;
             }
             while (n > 0) {
-                if (sorted.back().load - sorted.front().load < c) {
-                    const std::int64_t rounds = n / ctas;
-                    const std::int64_t rest = n % ctas;
-                    // Whole rounds raise every load alike and leave the order as it is: the loads in `sorted`
-                    // leave them out (they only order the CTAs; `every_cta` keeps the rounds).
-                    every_cta[k] += rounds;
-                    histories.add_one_each(sorted, static_cast<std::size_t>(rest), k, c);
-                    // The `rest` first CTAs move to the back: they slide past the window's end.
-                    if (rest > 0) {
-                        const auto moved = static_cast<std::size_t>(rest);
-                        std::copy(sorted.data(), sorted.data() + moved, sorted.data() + g_size);
-                        slot* first = sorted.data() + moved;
-                        if (first + 2 * g_size > window_buffer.data() + window_buffer.size()) {
-                            std::copy(first, first + g_size, window_buffer.data());
-                            first = window_buffer.data();
-                        }
-                        sorted = std::span<slot>(first, g_size);
+                if (by_load.back().load - by_load.front().load < c) {
+                    // Whole rounds raise every load alike and leave the order as it is: the loads in the order
+                    // leave them out (they only order the CTAs; `every_cta` keeps the rounds). The `rest` first
+                    // CTAs take one more and move to the back.
+                    every_cta[k] += n / ctas;
+                    if (const std::int64_t rest = n % ctas; rest > 0) {
+                        static_cast<void>(take_one_each(rest, k, c));
+                        by_load.append(by_load.taken());
                     }
                     return;
                 }
-                // The spread is at least c > 0, so there are two CTAs or more. The CTAs loaded below front + c
+                // The spread is at least c > 0, so there are two runs or more. The CTAs loaded below front + c
                 // (a prefix of the order) hold the smallest levels there are, one each: the first min(prefix, n)
                 // take one unit, as greedy's next steps do, and merge back into the order.
-                const double limit = sorted.front().load + c;
-                const auto prefix = std::partition_point(sorted.begin(), sorted.end(), [limit](const slot& x) { return x.load < limit; }) -
-                                    sorted.begin();
+                const std::int64_t prefix = by_load.count_below(by_load.front().load + c, std::max<std::int64_t>(n, 2));
                 if (prefix > 1) {
-                    const std::int64_t taken = std::min<std::int64_t>(prefix, n);
-                    const auto mid = sorted.begin() + static_cast<std::ptrdiff_t>(taken);
-                    if (!histories.add_one_each(sorted, static_cast<std::size_t>(taken), k, c))
-                        std::sort(sorted.begin(), mid, before);  // rounding tied two loads
+                    const std::int64_t taken = std::min(prefix, n);
+                    if (!take_one_each(taken, k, c)) cta_order::sort(by_load.taken());  // rounding tied two loads
                     n -= taken;
-                    // (load, id) is a strict order: CTAs of the rest that come after the largest updated one
-                    // keep their places, so only the part before it is merged.
-                    const auto tail = std::lower_bound(mid, sorted.end(), *(mid - 1), before);
-                    // Likewise, updated CTAs that come before every CTA of the rest keep theirs.
-                    if (tail != mid) {
-                        const auto head = std::lower_bound(sorted.begin(), mid, *mid, before);
-                        merge_adjacent(std::span<slot>(head, tail), static_cast<std::size_t>(mid - head), scratch, before);
-                    }
+                    by_load.merge(by_load.taken());
                     continue;
                 }
-                // Only the front is that low: it takes every unit j = 0, 1, ... while (load + j c, id) comes
-                // before the next CTA, and moves to its place.
-                const slot& low = sorted.front();
-                const slot& next = sorted[1];
+                // Only the front CTA is that low: it takes every unit j = 0, 1, ... while (load + j c, id) comes
+                // before the next CTA, and moves to its place. (The next CTA is in the front's run only where c
+                // vanishes next to the loads.)
+                const bool next_in_front_run = by_load.front().size > 1;
+                const double next_load = next_in_front_run ? by_load.front().load : by_load.runs()[1].load;
+                const std::int32_t next_cta = next_in_front_run ? by_load.front().first + 1 : by_load.runs()[1].first;
+                histories.make_room(by_load.runs());
+                cta_run low = by_load.take_front(1).front();
                 // Capped at the n units left before the cast: a gap of 2^63 units (costs 1e22 apart) is
                 // no integer, and the count never needs more.
-                auto units = static_cast<std::int64_t>(std::min(static_cast<double>(n), std::max(1.0, std::ceil((next.load - low.load) / c))));
-                while (units > 1 && !before({low.load + static_cast<double>(units - 1) * c, low.cta, 0}, next)) --units;
-                while (units < n && before({low.load + static_cast<double>(units) * c, low.cta, 0}, next)) ++units;
+                auto units = static_cast<std::int64_t>(std::min(static_cast<double>(n), std::max(1.0, std::ceil((next_load - low.load) / c))));
+                const auto before_next = [&](std::int64_t j) { return cta_before(low.load + static_cast<double>(j) * c, low.first, next_load, next_cta); };
+                while (units > 1 && !before_next(units - 1)) --units;
+                while (units < n && before_next(units)) ++units;
                 units = std::min(units, n);
-                histories.add(sorted, 0, k, units);
-                slot front = sorted.front();
-                front.load += static_cast<double>(units) * c;
+                low.history = histories.extended_by(low.history, k, units);
+                low.load += static_cast<double>(units) * c;
                 n -= units;
-                const auto at = std::lower_bound(sorted.begin() + 1, sorted.end(), front, before);
-                std::move(sorted.begin() + 1, at, sorted.begin());
-                *(at - 1) = front;
+                by_load.merge(std::span<const cta_run>(&low, 1));
             }
         };
         // Adjacent classes (in cost order) with identical work are interchangeable units: one class.
@@ -239,7 +209,7 @@ void merge_adjacent(std::span<T> s, std::size_t mid, std::vector<T>& scratch, Be
             if (n > 0) place_class(order[i], n);
             i = j;
         }
-        histories.add_to(sums, sorted);
+        histories.add_to(sums, by_load.runs());
         // The whole rounds gave every CTA the same work; SM s hosts floor(G / SMs) + [s < G mod SMs] CTAs.
         work::task_work per_cta = zero_work(p);
         double per_cta_cycles = 0;
