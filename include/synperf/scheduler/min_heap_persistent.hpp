@@ -139,6 +139,14 @@ namespace detail {
             }
             return in_order;
         };
+        // `units` units of class k (cost c each) to the front CTA alone, which then moves to its place.
+        const auto front_takes = [&](std::size_t k, std::int64_t units, double c) {
+            histories.make_room(by_load.runs());
+            cta_run& front = by_load.take_front(1).front();
+            front.history = histories.extended_by(front.history, k, units);
+            front.load += static_cast<double>(units) * c;
+            by_load.merge(std::span<const cta_run>(&front, 1));
+        };
         // Greedy placement of n equal units of cost c, in two exact steps:
         // - While the loads spread over c or more, the CTAs below min + c take one unit each (their loads are
         //   the smallest levels L + j c), or the front alone takes every unit greedy gives it before it passes
@@ -151,10 +159,7 @@ namespace detail {
         const auto place_class = [&](std::size_t k, std::int64_t n) {
             const double c = p.cost[k];
             if (c == 0) {  // the least-loaded CTA stays least loaded (and first): it takes them all
-                histories.make_room(by_load.runs());
-                cta_run& front = by_load.take_front(1).front();
-                front.history = histories.extended_by(front.history, k, n);
-                by_load.merge(std::span<const cta_run>(&front, 1));
+                front_takes(k, n, c);
                 return;
             }
             while (n > 0) {
@@ -183,11 +188,10 @@ namespace detail {
                 // Only the front CTA is that low: it takes every unit j = 0, 1, ... while (load + j c, id) comes
                 // before the next CTA, and moves to its place. (The next CTA is in the front's run only where c
                 // vanishes next to the loads.)
-                const bool next_in_front_run = by_load.front().size > 1;
-                const double next_load = next_in_front_run ? by_load.front().load : by_load.runs()[1].load;
-                const std::int32_t next_cta = next_in_front_run ? by_load.front().first + 1 : by_load.runs()[1].first;
-                histories.make_room(by_load.runs());
-                cta_run low = by_load.take_front(1).front();
+                const cta_run low = by_load.front();
+                const bool next_in_front_run = low.size > 1;
+                const double next_load = next_in_front_run ? low.load : by_load.runs()[1].load;
+                const std::int32_t next_cta = next_in_front_run ? low.first + 1 : by_load.runs()[1].first;
                 // Capped at the n units left before the cast: a gap of 2^63 units (costs 1e22 apart) is
                 // no integer, and the count never needs more.
                 auto units = static_cast<std::int64_t>(std::min(static_cast<double>(n), std::max(1.0, std::ceil((next_load - low.load) / c))));
@@ -195,10 +199,8 @@ namespace detail {
                 while (units > 1 && !before_next(units - 1)) --units;
                 while (units < n && before_next(units)) ++units;
                 units = std::min(units, n);
-                low.history = histories.extended_by(low.history, k, units);
-                low.load += static_cast<double>(units) * c;
+                front_takes(k, units, c);
                 n -= units;
-                by_load.merge(std::span<const cta_run>(&low, 1));
             }
         };
         // Adjacent classes (in cost order) with identical work are interchangeable units: one class.
