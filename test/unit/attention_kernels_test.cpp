@@ -623,13 +623,16 @@ TEST_CASE("a GPU whose CTAs cannot hold one stage of a kernel's tiles is refused
     CHECK(plan.kernels.front().launch.smem_per_cta == 150000);
 }
 
-TEST_CASE("flash tiles: the unit tally lists (iterations, partial) longest first, equal keys merged") {
+TEST_CASE("flash tiles: the unit tally lists (iterations, partial) longest first, equal keys merged, with or without a bound") {
     namespace fd = synperf::family::attention::flash_detail;
     std::mt19937_64 rng(31);
     for (int trial = 0; trial < 200; ++trial) {
         // Short ranges take the counting path; a few far-apart counts take the sort.
         const std::int64_t spread = trial % 4 == 3 ? 1'000'000 : 1 + static_cast<std::int64_t>(rng() % 50);
-        fd::unit_tally tally;
+        // No bound, a bound above every count (a table alone; none past 2^16), or one below some counts (a
+        // table and a list, merged by `finish`).
+        const int bound = trial % 3;
+        fd::unit_tally tally = bound == 0 ? fd::unit_tally() : fd::unit_tally(bound == 1 ? spread - 1 : spread / 2);
         std::vector<fd::unit_count> added;
         const int n = static_cast<int>(rng() % 40);
         for (int i = 0; i < n; ++i) {

@@ -126,7 +126,7 @@ struct fa2 {
 
         // Grid (m-blocks of the longest request, batch [x splits], heads): CTAs past a request's rows exit.
         const std::int64_t max_m_blocks = ceil_div(max_q * pack, t.m);
-        flash_detail::unit_tally tally;
+        flash_detail::unit_tally tally(ceil_div(max_kv, t.n));  // no unit visits more KV blocks than the longest request has
         for (const request_group& r : p.requests) {
             const std::int64_t mb = ceil_div(r.q_len * pack, t.m);
             const std::int64_t units = r.count * heads;

@@ -247,7 +247,9 @@ struct fa3 {
         const bool grid_per_tile = c.dispatch == work::dispatch_kind::hardware;
         std::int64_t max_m_blocks = 0;
         for (const request_group& r : p.requests) max_m_blocks = std::max(max_m_blocks, ceil_div(r.q_len * pack, bm));
-        flash_detail::unit_tally tally;
+        std::int64_t max_n_blocks = 0;  // no unit visits more KV blocks than the longest request has
+        for (const request_group& r : p.requests) max_n_blocks = std::max(max_n_blocks, ceil_div(r.kv_len, bn));
+        flash_detail::unit_tally tally(max_n_blocks);
         for (std::size_t i = 0; i < p.requests.size(); ++i) {
             const request_group& r = p.requests[i];
             const std::int64_t mb = ceil_div(r.q_len * pack, bm);

@@ -135,7 +135,9 @@ inline void spread_dram(work::kernel_launch& k, double dram_bytes) {
 inline void add_prefill_tiles(work::kernel_launch& k, const attention_problem& p, int tile_q, int tile_kv,
                               const flash_tile_shape& base, bool last_block_first) {
     if (k.dispatch == work::dispatch_kind::persistent_longest_first) {
-        flash_detail::unit_tally by_length;
+        std::int64_t max_kv = 0;  // no block visits more KV tiles than the longest request has
+        for (const request_group& r : p.requests) max_kv = std::max(max_kv, r.kv_len);
+        flash_detail::unit_tally by_length(ceil_div(max_kv, tile_kv));
         for (const request_group& r : p.requests) {
             const std::int64_t blocks = ceil_div(r.q_len, tile_q);
             for (std::int64_t m = 0; m < blocks; ++m)

@@ -135,18 +135,31 @@ struct unit_count {
 /// Tally of work units by (iterations, partial); adjacent equal keys merge at once, `finish` merges the rest.
 class unit_tally {
 public:
+    unit_tally() = default;
+    /// A tally whose units visit at most `max_iters` KV tiles: up to a few thousand, it counts them straight
+    /// into a table indexed by (iterations, partial), which `finish` reads from the top.
+    explicit unit_tally(std::int64_t max_iters) {
+        if (max_iters >= 0 && max_iters < max_table_iters) table_.assign(2 * static_cast<std::size_t>(max_iters + 1), 0);
+    }
+
     void add(std::int64_t iters, bool partial, std::int64_t count) {
         if (count <= 0) return;
         if (iters <= 0) partial = false;  // an empty unit exits before writing anything
-        if (!units_.empty() && units_.back().iters == iters && units_.back().partial == partial) {
-            units_.back().count += count;
+        if (iters >= 0 && static_cast<std::size_t>(iters) < table_.size() / 2) {
+            table_[2 * static_cast<std::size_t>(iters) + (partial ? 1 : 0)] += count;
+            in_table_ = true;
             return;
         }
-        units_.push_back({iters, partial, count});
+        add_to_list(iters, partial, count);
     }
     /// Sorted longest first (then full outputs before partials), equal keys merged.
     [[nodiscard]] std::vector<unit_count> finish() {
-        if (units_.empty()) return {};
+        if (units_.empty()) return read_table();
+        if (in_table_) {  // a count beyond the bound: the table's units join the list
+            for (unit_count& u : read_table()) units_.push_back(u);
+            table_.clear();
+            in_table_ = false;
+        }
         const auto [low, high] = std::minmax_element(units_.begin(), units_.end(),
                                                      [](const unit_count& a, const unit_count& b) { return a.iters < b.iters; });
         const std::int64_t first = low->iters;
@@ -167,7 +180,7 @@ public:
         }
         return out;
     }
-    [[nodiscard]] bool empty() const noexcept { return units_.empty(); }
+    [[nodiscard]] bool empty() const noexcept { return units_.empty() && !in_table_; }
 
 private:
     /// `finish` for iteration counts in [first, first + range): the units per (iterations, partial), read
@@ -184,6 +197,28 @@ private:
         return out;
     }
 
+    void add_to_list(std::int64_t iters, bool partial, std::int64_t count) {
+        if (!units_.empty() && units_.back().iters == iters && units_.back().partial == partial) {
+            units_.back().count += count;
+            return;
+        }
+        units_.push_back({iters, partial, count});
+    }
+
+    /// The table's units, longest first, full outputs before partials.
+    [[nodiscard]] std::vector<unit_count> read_table() const {
+        std::vector<unit_count> out;
+        if (!in_table_) return out;
+        for (std::size_t i = table_.size() / 2; i-- > 0;)
+            for (const bool partial : {false, true})
+                if (const std::int64_t n = table_[2 * i + (partial ? 1 : 0)]; n > 0)
+                    out.push_back({static_cast<std::int64_t>(i), partial, n});
+        return out;
+    }
+
+    static constexpr std::int64_t max_table_iters = std::int64_t{1} << 16;
+    std::vector<std::int64_t> table_;  ///< [2 i]: full outputs of i iterations, [2 i + 1]: partials
+    bool in_table_ = false;
     std::vector<unit_count> units_;
 };
 

@@ -27,7 +27,12 @@ class cta_histories {
 public:
     /// `tasks`: the classes whose units are added by index, `cost` their costs. History 0 is the empty one.
     cta_histories(std::span<const work::task_class> tasks, std::span<const double> cost, std::size_t ctas)
-        : tasks_(tasks), cost_(cost), ctas_(ctas) {
+        : ctas_(ctas) {
+        units_.reserve(tasks.size());
+        for (std::size_t k = 0; k < tasks.size(); ++k) {
+            const work::task_work& w = tasks[k].work;
+            units_.push_back({w.tensor_flop, w.fma_ops, w.xu_ops, w.dram_bytes, w.l2_bytes, w.smem_bytes, cost[k], 1.0});
+        }
         // `make_room` keeps at most room(ctas) histories before a step adds at most `ctas` more: with that
         // reserved, the vector never grows (capped for huge grids, which grow it as they need).
         histories_.reserve(std::min(room(ctas) + ctas + 1, std::size_t{1} << 14));
@@ -88,8 +93,7 @@ private:
     /// A new history: `h` and `units` units of class `k`.
     std::int32_t extend(std::size_t h, std::size_t k, double units) {
         history next{histories_[h].sums, 0, 0};
-        const work::task_work& w = tasks_[k].work;
-        const history_sums unit{w.tensor_flop, w.fma_ops, w.xu_ops, w.dram_bytes, w.l2_bytes, w.smem_bytes, cost_[k], 1.0};
+        const history_sums& unit = units_[k];
         for (std::size_t f = 0; f < next.sums.size(); ++f) next.sums[f] += units * unit[f];
         histories_.push_back(next);
         return static_cast<std::int32_t>(histories_.size() - 1);
@@ -101,8 +105,7 @@ private:
         std::int32_t extended_to;   ///< ... and the history it became there
     };
 
-    std::span<const work::task_class> tasks_;
-    std::span<const double> cost_;
+    std::vector<history_sums> units_;  ///< one unit of each class
     std::size_t ctas_;
     std::vector<history> histories_;
     std::uint64_t step_ = 0;

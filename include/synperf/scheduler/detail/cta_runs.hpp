@@ -36,19 +36,19 @@ public:
     /// `ctas` CTAs, all at load 0 with history 0.
     explicit cta_order(std::int32_t ctas) {
         // A few dozen runs at most in practice: reserved, the vectors do not grow.
-        for (std::vector<cta_run>* v : {&runs_, &scratch_, &taken_}) v->reserve(32);
+        for (std::vector<cta_run>* v : {&runs_, &scratch_, &taken_}) v->reserve(64);
         runs_.push_back({0.0, 0, 0, ctas});
     }
 
-    [[nodiscard]] std::span<cta_run> runs() noexcept { return runs_; }
-    [[nodiscard]] std::span<const cta_run> runs() const noexcept { return runs_; }
-    [[nodiscard]] const cta_run& front() const noexcept { return runs_.front(); }
+    [[nodiscard]] std::span<cta_run> runs() noexcept { return std::span<cta_run>(runs_).subspan(head_); }
+    [[nodiscard]] std::span<const cta_run> runs() const noexcept { return std::span<const cta_run>(runs_).subspan(head_); }
+    [[nodiscard]] const cta_run& front() const noexcept { return runs_[head_]; }
     [[nodiscard]] const cta_run& back() const noexcept { return runs_.back(); }
 
     /// CTAs with a load below `limit` (a prefix of the order, the loads being non-decreasing), counted up to `cap`.
     [[nodiscard]] std::int64_t count_below(double limit, std::int64_t cap) const noexcept {
         std::int64_t n = 0;
-        for (const cta_run& r : runs_) {
+        for (const cta_run& r : runs()) {
             if (!(r.load < limit) || n >= cap) break;
             n += r.size;
         }
@@ -59,13 +59,13 @@ public:
     /// valid until the next call.
     [[nodiscard]] std::span<cta_run> take_front(std::int64_t count) {
         taken_.clear();
-        std::size_t i = 0;
+        // The order starts at `head_`: taking whole runs moves it on instead of shifting the rest down.
         while (count > 0) {
-            cta_run& r = runs_[i];
+            cta_run& r = runs_[head_];
             if (r.size <= count) {
                 taken_.push_back(r);
                 count -= r.size;
-                ++i;
+                ++head_;
             } else {  // the run's lowest ids come first
                 const auto part = static_cast<std::int32_t>(count);
                 taken_.push_back({r.load, r.history, r.first, part});
@@ -74,30 +74,40 @@ public:
                 count = 0;
             }
         }
-        runs_.erase(runs_.begin(), runs_.begin() + static_cast<std::ptrdiff_t>(i));
         return taken_;
     }
 
     /// Puts `runs` at the back of the order, as they are.
     void append(std::span<const cta_run> runs) {
+        if (runs_.size() + runs.size() > runs_.capacity()) compact();
         for (const cta_run& r : runs) join(runs_, r);
     }
 
     /// Merges `sorted` (runs in (load, id) order) into the order. Runs hold disjoint ranges of ids, so one
     /// run never interleaves with another: comparing their first CTAs orders all of theirs.
     void merge(std::span<const cta_run> sorted) {
-        scratch_.resize(runs_.size() + sorted.size());
-        const cta_run* out = std::merge(runs_.data(), runs_.data() + runs_.size(), sorted.data(),
-                                        sorted.data() + sorted.size(), scratch_.data(), first_before);
-        scratch_.resize(static_cast<std::size_t>(out - scratch_.data()));
+        scratch_.clear();
+        const std::span<const cta_run> order = runs();
+        auto a = order.begin();
+        auto b = sorted.begin();
+        while (a != order.end() && b != sorted.end()) join(scratch_, first_before(*b, *a) ? *b++ : *a++);
+        for (; a != order.end(); ++a) join(scratch_, *a);
+        for (; b != sorted.end(); ++b) join(scratch_, *b);
         runs_.swap(scratch_);
-        join_neighbours(runs_);
+        head_ = 0;
     }
 
     /// Sorts `runs` into (load, id) order (after rounding tied loads that were apart).
     static void sort(std::vector<cta_run>& runs) {
         std::sort(runs.begin(), runs.end(), first_before);
-        join_neighbours(runs);
+        std::size_t kept = 0;  // joins the runs that continue their predecessor
+        for (std::size_t i = 1; i < runs.size(); ++i) {
+            if (continues(runs[kept], runs[i]))
+                runs[kept].size += runs[i].size;
+            else
+                runs[++kept] = runs[i];
+        }
+        runs.resize(kept + 1);
     }
 
     /// The runs last returned by `take_front`, to sort, merge or append.
@@ -118,24 +128,18 @@ private:
         out.push_back(r);
     }
 
-    /// Joins the runs of `runs` that continue their predecessor.
-    static void join_neighbours(std::vector<cta_run>& runs) {
-        if (runs.empty()) return;
-        std::size_t kept = 0;
-        for (std::size_t i = 1; i < runs.size(); ++i) {
-            if (continues(runs[kept], runs[i]))
-                runs[kept].size += runs[i].size;
-            else
-                runs[++kept] = runs[i];
-        }
-        runs.resize(kept + 1);
-    }
-
     [[nodiscard]] static bool continues(const cta_run& a, const cta_run& b) noexcept {
         return a.history == b.history && a.load == b.load && a.last() + 1 == b.first;
     }
 
-    std::vector<cta_run> runs_;
+    /// Drops the runs before `head_`.
+    void compact() {
+        runs_.erase(runs_.begin(), runs_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+    }
+
+    std::vector<cta_run> runs_;     ///< the order is runs_[head_ ...]
+    std::size_t head_ = 0;
     std::vector<cta_run> scratch_;  ///< `merge` builds the new order in it
     std::vector<cta_run> taken_;    ///< what `take_front` returned
 };

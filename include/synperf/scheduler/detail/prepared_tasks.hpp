@@ -72,14 +72,14 @@ inline void stamp_tensor_kind(work::task_work& w, const prepared_tasks& p) noexc
 /// computes the per-class costs.
 [[nodiscard]] inline prepared_tasks prepare(std::span<const work::task_class> tasks, const gpu::gpu_numbers& g,
                                             const schedule_options& o, std::string_view who) {
-    const std::string where(who);
-    if (g.sm_count < 1) synperf::detail::report_error(where + ": sm_count must be >= 1, got " + std::to_string(g.sm_count));
+    const auto where = [who] { return std::string(who); };  // built only for a message: most calls never need it
+    if (g.sm_count < 1) synperf::detail::report_error(where() + ": sm_count must be >= 1, got " + std::to_string(g.sm_count));
     // Upper limits far beyond any GPU (at most 32 resident CTAs per SM today): the simulations keep state
     // per resident CTA, so a larger value would be an allocation of gigabytes, not a schedule.
     if (o.slots_per_sm < 1 || o.slots_per_sm > 4096)
-        synperf::detail::report_error(where + ": slots_per_sm must be in 1..4096, got " + std::to_string(o.slots_per_sm));
+        synperf::detail::report_error(where() + ": slots_per_sm must be in 1..4096, got " + std::to_string(o.slots_per_sm));
     if (o.persistent_ctas < 0 || o.persistent_ctas > (std::int64_t{1} << 24))
-        synperf::detail::report_error(where + ": persistent_ctas must be in 0..2^24, got " + std::to_string(o.persistent_ctas));
+        synperf::detail::report_error(where() + ": persistent_ctas must be in 0..2^24, got " + std::to_string(o.persistent_ctas));
 
     prepared_tasks p;
     p.cost.resize(tasks.size());
@@ -88,7 +88,7 @@ inline void stamp_tensor_kind(work::task_work& w, const prepared_tasks& p) noexc
     for (std::size_t k = 0; k < tasks.size(); ++k) {
         const work::task_class& c = tasks[k];
         if (c.count < 0)
-            synperf::detail::report_error(where + ": task class " + std::to_string(k) + " count must be >= 0, got " +
+            synperf::detail::report_error(where() + ": task class " + std::to_string(k) + " count must be >= 0, got " +
                                           std::to_string(c.count));
         const auto valid = [](double v) { return v >= 0 && v <= std::numeric_limits<double>::max(); };  // NaN fails
         const work::task_work& w = c.work;
@@ -99,17 +99,17 @@ inline void stamp_tensor_kind(work::task_work& w, const prepared_tasks& p) noexc
                 {"dram_bytes", w.dram_bytes},   {"l2_bytes", w.l2_bytes}, {"smem_bytes", w.smem_bytes}};
             for (const auto& [name, value] : fields)
                 if (!valid(value))
-                    synperf::detail::report_error(where + ": task class " + std::to_string(k) + " " + name +
+                    synperf::detail::report_error(where() + ": task class " + std::to_string(k) + " " + name +
                                                   " must be finite and >= 0, got " + number_text(value));
         }
         const double cost = work::task_cost(c.work, g);
         if (!(cost >= 0) || !std::isfinite(cost))
-            synperf::detail::report_error(where + ": task class " + std::to_string(k) +
+            synperf::detail::report_error(where() + ": task class " + std::to_string(k) +
                                           " cost must be finite and >= 0 (check the GPU's rates), got " + number_text(cost));
         p.cost[k] = cost;
         if (c.count == 0) continue;
         if (c.count > std::numeric_limits<std::int64_t>::max() - p.count)
-            synperf::detail::report_error(where + ": total task count overflows int64 at class " + std::to_string(k));
+            synperf::detail::report_error(where() + ": total task count overflows int64 at class " + std::to_string(k));
         p.count += c.count;
         p.max_cost = std::max(p.max_cost, cost);
         if (!have_type && c.work.tensor_flop > 0) {

@@ -2,6 +2,7 @@
 #pragma once
 /// \file Per-SM running sums of task work, packed for the placement loops.
 // IWYU pragma: private, include "synperf/scheduler.hpp"
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -52,24 +53,36 @@ public:
         accumulate(s, w, cycles, units);
     }
 
-    /// Fills the result's per-SM fields from the sums (as `finish_from_loads`).
+    /// Fills the result's per-SM fields from the sums, as `finish_from_loads` does, without building a load
+    /// per SM unless `keep_per_sm` asks for them.
     void finish(schedule_result& r, const prepared_tasks& p, bool keep_per_sm) const {
-        std::vector<work::task_work> loads;
-        loads.reserve(work_.size());
-        for (const packed_work& a : work_) {
-            work::task_work w;
-            w.tensor_flop = a[0];
-            w.fma_ops = a[1];
-            w.xu_ops = a[2];
-            w.dram_bytes = a[3];
-            w.l2_bytes = a[4];
-            w.smem_bytes = a[5];
-            loads.push_back(w);
+        packed_work most{};
+        r.makespan_cycles = 0;
+        r.busy_sms = 0;
+        for (std::size_t s = 0; s < work_.size(); ++s) {
+            for (std::size_t f = 0; f < most.size(); ++f) most[f] = std::max(most[f], work_[s][f]);
+            r.makespan_cycles = std::max(r.makespan_cycles, cycles_[s]);
+            if (counts_[s] > 0) ++r.busy_sms;
         }
-        finish_from_loads(r, loads, cycles_, counts_, p, keep_per_sm);
+        r.sm_max = unpack(most, p);
+        if (!keep_per_sm) return;
+        r.per_sm.clear();
+        r.per_sm.reserve(work_.size());
+        for (const packed_work& a : work_) r.per_sm.push_back(unpack(a, p));
     }
 
 private:
+    [[nodiscard]] static work::task_work unpack(const packed_work& a, const prepared_tasks& p) noexcept {
+        work::task_work w = zero_work(p);
+        w.tensor_flop = a[0];
+        w.fma_ops = a[1];
+        w.xu_ops = a[2];
+        w.dram_bytes = a[3];
+        w.l2_bytes = a[4];
+        w.smem_bytes = a[5];
+        return w;
+    }
+
     void accumulate(std::size_t s, const packed_work& w, double cycles, std::int64_t units) noexcept {
         packed_work& a = work_[s];
         for (std::size_t f = 0; f < a.size(); ++f) a[f] += w[f];
