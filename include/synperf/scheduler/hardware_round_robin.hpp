@@ -12,6 +12,7 @@
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/scheduler/concept.hpp"
 #include "synperf/scheduler/detail/prepared_tasks.hpp"
+#include "synperf/scheduler/detail/sm_sums.hpp"
 #include "synperf/work/task.hpp"
 
 namespace synperf::scheduler {
@@ -204,14 +205,15 @@ inline constexpr std::int64_t bulk_waves = 32;
     if (p.count == 0) return r;
     const std::int64_t sms = g.sm_count;
     const auto n_sms = static_cast<std::size_t>(sms);
-    std::vector<work::task_work> loads(n_sms, zero_work(p));
-    std::vector<double> cycles(n_sms, 0.0);
-    std::vector<std::int64_t> counts(n_sms, 0);
+    sm_sums sums(g.sm_count);
     // The SMs in (cycles, id) order, all empty at first; the `left` CTAs of a class go to its front.
     std::vector<std::size_t> order(n_sms);
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::vector<std::size_t> merged(n_sms);
-    const auto before = [&](std::size_t a, std::size_t b) { return cycles[a] < cycles[b] || (cycles[a] == cycles[b] && a < b); };
+    const auto before = [&](std::size_t a, std::size_t b) {
+        const double ca = sums.cycles(a), cb = sums.cycles(b);
+        return ca < cb || (ca == cb && a < b);
+    };
     // What every SM gets from the whole rounds: it shifts all loads alike, so it is added once at the end.
     work::task_work every_sm = zero_work(p);
     double every_sm_cycles = 0;
@@ -229,21 +231,14 @@ inline constexpr std::int64_t bulk_waves = 32;
         // The `left` least-loaded SMs (ties to the lowest id) take one CTA each. They stay in order among
         // themselves (but for a tie rounding can make) and merge back with the others.
         const auto taken = order.begin() + static_cast<std::ptrdiff_t>(left);
-        for (auto s = order.begin(); s != taken; ++s) {
-            loads[*s] += tasks[k].work;
-            cycles[*s] += p.cost[k];
-            ++counts[*s];
-        }
+        const packed_work unit = pack(tasks[k].work);
+        for (auto s = order.begin(); s != taken; ++s) sums.add_sum(*s, unit, p.cost[k], 1);
         if (!std::is_sorted(order.begin(), taken, before)) std::sort(order.begin(), taken, before);
         std::merge(taken, order.end(), order.begin(), taken, merged.begin(), before);
         order.swap(merged);
     }
-    for (std::size_t s = 0; s < n_sms; ++s) {
-        loads[s] += every_sm;
-        cycles[s] += every_sm_cycles;
-        counts[s] += every_sm_count;
-    }
-    finish_from_loads(r, loads, cycles, counts, p, o.per_sm_loads);
+    for (std::size_t s = 0; s < n_sms; ++s) sums.add_sum(s, every_sm, every_sm_cycles, every_sm_count);
+    sums.finish(r, p, o.per_sm_loads);
     return r;
 }
 

@@ -93,8 +93,11 @@ public:
 
     /// The next run (call only while `more()`).
     block_run next() noexcept {
-        const std::int64_t h = keys_seen(next_);
-        const std::int64_t count = h <= 0 ? 0 : ceil_div(h, tile_kv_);
+        std::int64_t count = next_count_;
+        if (count < 0) {
+            const std::int64_t h = keys_seen(next_);
+            count = h <= 0 ? 0 : ceil_div(h, tile_kv_);
+        }
         std::int64_t end = blocks_;
         // The run ends at the first block that sees more than count * tile_kv keys; none does once the blocks
         // see every key or reach the last query token.
@@ -103,6 +106,9 @@ public:
             end = std::max(next_ + 1, std::min(blocks_, (last_token + 1) * pack_ / tile_q_));  // a run holds >= 1 block
         const block_run run{count, end - next_};
         next_ = end;
+        // The next block's last token lies past the run's and at most ceil(tile_q / pack) tokens after its
+        // last block's: when that is at most tile_kv, it sees exactly one KV block more.
+        next_count_ = tile_q_ <= pack_ * tile_kv_ ? count + 1 : -1;
         return run;
     }
 
@@ -115,6 +121,7 @@ private:
 
     std::int64_t kv_len_, prefix_, q_max_, pack_, tile_q_, tile_kv_, blocks_;
     std::int64_t next_ = 0;
+    std::int64_t next_count_ = -1;  ///< KV blocks of the next run where known without dividing (-1: not known)
 };
 
 /// Splits a block range into `splits` near-equal parts and returns part `s` (FA2/FA3 split-KV).
@@ -197,7 +204,8 @@ private:
         return out;
     }
 
-    void add_to_list(std::int64_t iters, bool partial, std::int64_t count) {
+    // Out of line, so that `add` stays small enough for the planners' loops to inline its table path.
+    [[gnu::noinline]] void add_to_list(std::int64_t iters, bool partial, std::int64_t count) {
         if (!units_.empty() && units_.back().iters == iters && units_.back().partial == partial) {
             units_.back().count += count;
             return;

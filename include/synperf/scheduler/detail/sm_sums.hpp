@@ -37,6 +37,9 @@ public:
         return static_cast<std::size_t>(cta < sms_ ? cta : cta % sms_);
     }
 
+    /// Cycles of the work on SM `s` so far.
+    [[nodiscard]] double cycles(std::size_t s) const noexcept { return cycles_[s]; }
+
     /// `units` units of work `unit`, `cycles` each, on SM `s`.
     void add(std::size_t s, const work::task_work& unit, std::int64_t units, double cycles) noexcept {
         const auto n = static_cast<double>(units);
