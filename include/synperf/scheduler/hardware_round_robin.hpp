@@ -4,13 +4,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <numeric>
 #include <span>
 #include <utility>
 #include <vector>
 
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/scheduler/concept.hpp"
+#include "synperf/scheduler/detail/cta_histories.hpp"
+#include "synperf/scheduler/detail/cta_runs.hpp"
 #include "synperf/scheduler/detail/prepared_tasks.hpp"
 #include "synperf/scheduler/detail/sm_sums.hpp"
 #include "synperf/work/task.hpp"
@@ -196,24 +197,18 @@ inline constexpr std::int64_t bulk_waves = 32;
 
 /// Bulk placement of a large grid: every class gives each SM floor(n / SMs) of its CTAs, and the n mod SMs
 /// left over go to the SMs with the least work so far (the ones whose slots free first, as the hardware
-/// refills them). O(classes x SMs) instead of O(CTAs log SMs). It ignores where a class's CTAs fall inside
-/// a wave, so an SM may differ from the simulation by about one CTA; over >= `bulk_waves` waves that
-/// stays within 1 % of the makespan (bounded by a test against `round_robin_simulate`).
+/// refills them). O(classes x runs of SMs with equal work) instead of O(CTAs log SMs). It ignores where a
+/// class's CTAs fall inside a wave, so an SM may differ from the simulation by about one CTA; over >=
+/// `bulk_waves` waves that stays within 1 % of the makespan (bounded by a test against `round_robin_simulate`).
 [[nodiscard]] inline schedule_result round_robin_bulk(std::span<const work::task_class> tasks, const gpu::gpu_numbers& g,
                                                       const schedule_options& o, const prepared_tasks& p) {
     schedule_result r = round_robin_base(g, o, p);
     if (p.count == 0) return r;
     const std::int64_t sms = g.sm_count;
-    const auto n_sms = static_cast<std::size_t>(sms);
-    sm_sums sums(g.sm_count);
-    // The SMs in (cycles, id) order, all empty at first; the `left` CTAs of a class go to its front.
-    std::vector<std::size_t> order(n_sms);
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::vector<std::size_t> merged(n_sms);
-    const auto before = [&](std::size_t a, std::size_t b) {
-        const double ca = sums.cycles(a), cb = sums.cycles(b);
-        return ca < cb || (ca == cb && a < b);
-    };
+    // The SMs in (cycles, id) order, as runs of SMs that took the same CTAs (the longest-first placement's
+    // `cta_order`, one "CTA" per SM): all empty at first; the `left` CTAs of a class go to its front.
+    cta_order order(g.sm_count);
+    cta_histories histories(tasks, p.cost, static_cast<std::size_t>(sms));
     // What every SM gets from the whole rounds: it shifts all loads alike, so it is added once at the end.
     work::task_work every_sm = zero_work(p);
     double every_sm_cycles = 0;
@@ -226,18 +221,14 @@ inline constexpr std::int64_t bulk_waves = 32;
             every_sm_cycles += static_cast<double>(rounds) * p.cost[k];
             every_sm_count += rounds;
         }
-        const auto left = static_cast<std::size_t>(n % sms);
-        if (left == 0) continue;
-        // The `left` least-loaded SMs (ties to the lowest id) take one CTA each. They stay in order among
-        // themselves (but for a tie rounding can make) and merge back with the others.
-        const auto taken = order.begin() + static_cast<std::ptrdiff_t>(left);
-        const packed_work unit = pack(tasks[k].work);
-        for (auto s = order.begin(); s != taken; ++s) sums.add_sum(*s, unit, p.cost[k], 1);
-        if (!std::is_sorted(order.begin(), taken, before)) std::sort(order.begin(), taken, before);
-        std::merge(taken, order.end(), order.begin(), taken, merged.begin(), before);
-        order.swap(merged);
+        if (const std::int64_t left = n % sms; left > 0) {
+            if (!take_one_each(order, histories, left, k, p.cost[k])) cta_order::sort(order.taken());
+            order.merge(order.taken());
+        }
     }
-    for (std::size_t s = 0; s < n_sms; ++s) sums.add_sum(s, every_sm, every_sm_cycles, every_sm_count);
+    sm_sums sums(g.sm_count);
+    histories.add_to(sums, order.runs());
+    for (std::size_t s = 0; s < static_cast<std::size_t>(sms); ++s) sums.add_sum(s, every_sm, every_sm_cycles, every_sm_count);
     sums.finish(r, p, o.per_sm_loads);
     return r;
 }

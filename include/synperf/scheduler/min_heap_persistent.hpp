@@ -124,21 +124,6 @@ namespace detail {
         cta_order by_load(static_cast<std::int32_t>(ctas));
         cta_histories histories(tasks, p.cost, static_cast<std::size_t>(ctas));
         std::vector<std::int64_t> every_cta(tasks.size(), 0);  // units of class k that every CTA got in whole rounds
-        // One unit of class k to each of the first `count` CTAs, which leave the order. Returns whether they
-        // are still in (load, id) order: equal additions keep the loads non-decreasing, but rounding can tie
-        // two of them. Inside a run the ids rise, so only where a run follows another can a tie break it.
-        const auto take_one_each = [&](std::int64_t count, std::size_t k, double c) {
-            const std::uint64_t step = histories.begin_step(by_load.runs());
-            bool in_order = true;
-            const cta_run* previous = nullptr;
-            for (cta_run& run : by_load.take_front(count)) {
-                run.load += c;
-                run.history = histories.extended_in_step(run.history, k, step);
-                if (previous != nullptr && run.load == previous->load && run.first < previous->last()) in_order = false;
-                previous = &run;
-            }
-            return in_order;
-        };
         // `units` units of class k (cost c each) to the front CTA alone, which then moves to its place.
         const auto front_takes = [&](std::size_t k, std::int64_t units, double c) {
             histories.make_room(by_load.runs());
@@ -169,7 +154,7 @@ namespace detail {
                     // CTAs take one more and move to the back.
                     every_cta[k] += n / ctas;
                     if (const std::int64_t rest = n % ctas; rest > 0) {
-                        static_cast<void>(take_one_each(rest, k, c));
+                        static_cast<void>(take_one_each(by_load, histories, rest, k, c));
                         by_load.append(by_load.taken());
                     }
                     return;
@@ -180,7 +165,7 @@ namespace detail {
                 const std::int64_t prefix = by_load.count_below(by_load.front().load + c, std::max<std::int64_t>(n, 2));
                 if (prefix > 1) {
                     const std::int64_t taken = std::min(prefix, n);
-                    if (!take_one_each(taken, k, c)) cta_order::sort(by_load.taken());  // rounding tied two loads
+                    if (!take_one_each(by_load, histories, taken, k, c)) cta_order::sort(by_load.taken());  // rounding tied two loads
                     n -= taken;
                     by_load.merge(by_load.taken());
                     continue;

@@ -113,4 +113,21 @@ private:
     std::vector<history> live_;             ///< scratch of `make_room`
 };
 
+/// One unit of class `k` (cost `c`) to each of the first `count` CTAs of `order`, which leave it: they are
+/// `order.taken()` afterwards, to merge or append. Returns whether they are still in (load, id) order: equal
+/// additions keep the loads non-decreasing, but rounding can tie two of them. Inside a run the ids rise, so only
+/// where a run follows another can a tie break the order.
+inline bool take_one_each(cta_order& order, cta_histories& histories, std::int64_t count, std::size_t k, double c) {
+    const std::uint64_t step = histories.begin_step(order.runs());
+    bool in_order = true;
+    const cta_run* previous = nullptr;
+    for (cta_run& run : order.take_front(count)) {
+        run.load += c;
+        run.history = histories.extended_in_step(run.history, k, step);
+        if (previous != nullptr && run.load == previous->load && run.first < previous->last()) in_order = false;
+        previous = &run;
+    }
+    return in_order;
+}
+
 }  // namespace synperf::scheduler::detail
