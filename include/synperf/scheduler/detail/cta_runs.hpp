@@ -79,7 +79,8 @@ public:
 
     /// Puts `runs` at the back of the order, as they are.
     void append(std::span<const cta_run> runs) {
-        if (runs_.size() + runs.size() > runs_.capacity()) compact();
+        // Compacted when every run was taken, too: `join` must not extend a run that left the order.
+        if (head_ == runs_.size() || runs_.size() + runs.size() > runs_.capacity()) compact();
         for (const cta_run& r : runs) join(runs_, r);
     }
 
