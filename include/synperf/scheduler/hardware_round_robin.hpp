@@ -106,9 +106,7 @@ private:
     std::vector<int> resident(static_cast<std::size_t>(sms), 0);
     std::vector<double> t_sm(static_cast<std::size_t>(sms), 0.0);  // real time of the SM's last event
     std::vector<double> v_sm(static_cast<std::size_t>(sms), 0.0);  // virtual time at t_sm
-    std::vector<work::task_work> loads(static_cast<std::size_t>(sms), zero_work(p));
-    std::vector<double> cycles(static_cast<std::size_t>(sms), 0.0);
-    std::vector<std::int64_t> counts(static_cast<std::size_t>(sms), 0);
+    sm_sums sums(sms);
     grid_cursor cursor(tasks);
     std::int64_t left = p.count;
     const auto heap_of = [&](int s) { return vfin.data() + static_cast<std::size_t>(s) * static_cast<std::size_t>(slots); };
@@ -120,9 +118,7 @@ private:
         const auto u = static_cast<std::size_t>(s);
         h[resident[u]++] = v_sm[u] + p.cost[k];
         std::push_heap(h, h + resident[u], std::greater<>{});
-        loads[u] += tasks[k].work;
-        cycles[u] += p.cost[k];
-        ++counts[u];
+        sums.add_sum(u, tasks[k].work, p.cost[k], 1);
     };
     const auto next_event = [&](int s) {
         const auto u = static_cast<std::size_t>(s);
@@ -134,10 +130,8 @@ private:
         const double c = p.cost[p.first];
         const std::int64_t each = waves * slots;
         const work::task_work w = tasks[p.first].work.scaled(static_cast<double>(each));
-        for (std::size_t u = 0; u < loads.size(); ++u) {
-            loads[u] += w;
-            cycles[u] = static_cast<double>(each) * c;
-            counts[u] = each;
+        for (std::size_t u = 0; u < static_cast<std::size_t>(sms); ++u) {
+            sums.add_sum(u, w, static_cast<double>(each) * c, each);
             t_sm[u] = static_cast<double>(each) * c;
             v_sm[u] = static_cast<double>(waves) * c;
         }
@@ -188,7 +182,7 @@ private:
             }
         }
     }
-    finish_from_loads(r, loads, cycles, counts, p, o.per_sm_loads);
+    sums.finish(r, p, o.per_sm_loads);
     return r;
 }
 

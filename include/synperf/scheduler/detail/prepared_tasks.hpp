@@ -45,16 +45,6 @@ struct prepared_tasks {
            a.smem_bytes == b.smem_bytes;
 }
 
-/// Field-wise maximum (the tensor type and instruction kind of `a` are kept).
-inline void max_into(work::task_work& a, const work::task_work& b) noexcept {
-    a.tensor_flop = std::max(a.tensor_flop, b.tensor_flop);
-    a.fma_ops = std::max(a.fma_ops, b.fma_ops);
-    a.xu_ops = std::max(a.xu_ops, b.xu_ops);
-    a.dram_bytes = std::max(a.dram_bytes, b.dram_bytes);
-    a.l2_bytes = std::max(a.l2_bytes, b.l2_bytes);
-    a.smem_bytes = std::max(a.smem_bytes, b.smem_bytes);
-}
-
 /// Gives `w` the kernel's tensor type and instruction kind, which select the rate its tensor work runs at.
 inline void stamp_tensor_kind(work::task_work& w, const prepared_tasks& p) noexcept {
     w.tensor_type = p.tensor_type;
@@ -128,21 +118,6 @@ inline void stamp_tensor_kind(work::task_work& w, const prepared_tasks& p) noexc
     for (const work::task_class& c : tasks)
         if (c.count > 0) p.total += c.work.scaled(static_cast<double>(c.count));
     return p;
-}
-
-/// Fills the result fields every scheduler computes from per-SM loads the same way.
-inline void finish_from_loads(schedule_result& r, std::vector<work::task_work>& loads, const std::vector<double>& cycles,
-                              const std::vector<std::int64_t>& counts, const prepared_tasks& p, bool keep_per_sm) {
-    r.sm_max = zero_work(p);
-    r.makespan_cycles = 0;
-    r.busy_sms = 0;
-    for (std::size_t s = 0; s < loads.size(); ++s) {
-        stamp_tensor_kind(loads[s], p);
-        max_into(r.sm_max, loads[s]);
-        r.makespan_cycles = std::max(r.makespan_cycles, cycles[s]);
-        if (counts[s] > 0) ++r.busy_sms;
-    }
-    if (keep_per_sm) r.per_sm = std::move(loads);
 }
 
 /// ceil(a / b) for a >= 0, b > 0, without overflow.

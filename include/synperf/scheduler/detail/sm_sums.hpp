@@ -56,8 +56,8 @@ public:
         accumulate(s, w, cycles, units);
     }
 
-    /// Fills the result's per-SM fields from the sums, as `finish_from_loads` does, without building a load
-    /// per SM unless `keep_per_sm` asks for them.
+    /// Fills the result's per-SM fields from the sums: the field-wise busiest SM (`sm_max`), the makespan, the
+    /// SMs with work, and a load per SM only where `keep_per_sm` asks for them.
     void finish(schedule_result& r, const prepared_tasks& p, bool keep_per_sm) const {
         packed_work most{};
         r.makespan_cycles = 0;
