@@ -66,6 +66,14 @@ namespace detail {
     std::snprintf(buf, sizeof buf, "%.3g", count);
     return buf;
 }
+
+/// A number for a message, in six significant digits ("-1", "1e+30", "0.25"): std::to_string of a double prints
+/// every integer digit and six decimals ("1000000000000000019884624838656.000000").
+[[nodiscard]] inline std::string value_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
 }  // namespace detail
 
 }  // namespace synperf

@@ -215,7 +215,7 @@ case "$case" in
       --inter 4194304 --experts 4096 --topk 8
     expect_error "silu_mul: the input of tokens x 2d = .* exceeds 2\^40" predict silu_mul --gpu h100_sxm --tokens 2147483647 --d 16777216
     expect_error "rmsnorm: tokens x hidden = .* exceeds 2\^40" predict rmsnorm --gpu h100_sxm --tokens 2147483647 --hidden 1048576
-    expect_error "fp8_quantize: the FP8 quantize kernel reads bf16 \(element_bytes 2\), got 4" predict elementwise --gpu h100_sxm --op fp8_quantize --rows 1 --cols 8 --dtype fp32
+    expect_error "fp8_quantize: the FP8 quantize kernel reads a 16-bit input, bf16 or fp16 \(element_bytes 2\), got 4" predict elementwise --gpu h100_sxm --op fp8_quantize --rows 1 --cols 8 --dtype fp32
     expect_error "unknown --dtype 'garbage'" predict elementwise --gpu h100_sxm --op fp8_quantize --rows 1 --cols 8 --dtype garbage
     expect_error "converting to e4m3 needs compute capability 8.9 or newer; this GPU is sm_80" \
       predict elementwise --gpu a100_sxm --op fp8_quantize --rows 16 --cols 4096
@@ -317,6 +317,48 @@ case "$case" in
     ln -sf /nonexistent/gemm_perf.csv "$work/broken_data/aiconfigurator/h100_sxm/gemm_perf.csv"
     expect_error "broken_data/aiconfigurator/h100_sxm/gemm_perf.csv: cannot open: No such file or directory" eval gemm --data "$work/broken_data"
     expect_error "cannot write --dump file /nonexistent/x.csv: No such file or directory" eval gemm --data "$work/bad_data" --dump /nonexistent/x.csv;;
+  bad_input_consistency)
+    # A one-GPU collective communicates nothing, but its inputs and weights are checked as for more GPUs.
+    expect_error "--bytes: must be > 0, got -5" predict allreduce --gpu h100_sxm --gpus 1 --bytes -5
+    expect_error "multiple of the element size 4, got 3" predict allreduce --gpu h100_sxm --gpus 1 --bytes 3 --dtype fp32
+    expect_error "reduce_scatter is modelled for nccl and torch only" predict allreduce --gpu h100_sxm --gpus 1 --bytes 1024 --op reduce_scatter --framework trtllm
+    expect_error "give --gpus and --bytes, or --csv FILE \(--bytes is missing\)" predict allreduce --gpu h100_sxm --gpus 8
+    expect_error "--host-bridge-gbps joins peer-to-peer groups" predict allreduce --gpu h100_pcie --topology pcie --gpus 4 --bytes 1048576 --host-bridge-gbps 10
+    # A catalogue GPU's name names that GPU only: no A100 reported as an H100 (and as one the model was trained on).
+    expect_error "--set name=h100_sxm: 'h100_sxm' is the catalogue's h100_sxm" predict gemm --gpu a100_sxm --set name=h100_sxm --m 128 --n 4096 --k 4096
+    printf 'name = h100_sxm\nbase = a100_sxm\n' > "$work/clash.spec"
+    expect_error "clash.spec:1: name: 'h100_sxm' is the catalogue's h100_sxm" predict gemm --gpu-spec "$work/clash.spec" --m 128 --n 4096 --k 4096
+    # Fields that constrain each other change together, in either order.
+    for pair in "tensor_clock_mhz=2500 --set boost_clock_mhz=2500" "boost_clock_mhz=2500 --set tensor_clock_mhz=2500"; do
+      "$synperf" predict gemm --gpu h100_sxm --set $pair --m 128 --n 4096 --k 4096 >/dev/null 2>&1 || fail "--set $pair"
+    done
+    # A number beyond every catalogued GPU is named: the prediction extrapolates.
+    "$synperf" predict gemm --gpu h100_sxm --set sm_count=1024 --m 128 --n 4096 --k 4096 2>&1 >/dev/null \
+      | grep -q "warning: h100_sxm GPU field sm_count = 1024 (catalogue: .*): beyond every GPU the models learned from" \
+      || fail "no warning for sm_count=1024"
+    "$synperf" predict gemm --gpu h100_sxm --set dram_gbps=3000 --m 128 --n 4096 --k 4096 2>&1 >/dev/null | grep -q warning \
+      && fail "a field within the catalogue's span got a warning"
+    # A size given by both an option and a --csv column is refused, not silently taken from the column.
+    printf 'tokens\n128\n' > "$work/tokens.csv"
+    expect_error "tokens.csv:1: column 'tokens' sets the size that an option also gives \(5\)" predict rmsnorm --gpu h100_sxm --csv "$work/tokens.csv" --hidden 4096 --tokens 5
+    "$synperf" predict rmsnorm --gpu h100_sxm --csv "$work/tokens.csv" --hidden 4096 >/dev/null || fail "rmsnorm --csv with --hidden"
+    printf 'batch,seq\n4,1024\n' > "$work/batches.csv"
+    expect_error "column 'batch' sets the size that an option also gives \(2\)" predict attention --gpu h100_sxm --heads 32 --head-dim 128 --csv "$work/batches.csv" --batch 2
+    expect_error "column 'tokens' sets the size that an option also gives \(5\)" predict moe --gpu h100_sxm --hidden 4096 --inter 14336 --experts 8 --topk 2 --csv "$work/tokens.csv" --tokens 5
+    # Another op's size is not a column of this one.
+    printf 'vocab\n32000\n' > "$work/vocab.csv"
+    expect_error "vocab.csv:1: .*'vocab'" predict elementwise --gpu h100_sxm --op residual_add --csv "$work/vocab.csv" --rows 5 --cols 4096
+    # Flags that would be ignored are refused.
+    expect_error "--non-causal applies to --phase prefill only" predict attention --phase decode --non-causal --gpu h100_sxm --heads 32 --head-dim 128 --batch 1 --seq 64
+    expect_error "--calibrate-draw requires --calibrate" eval rmsnorm --calibrate-draw 5
+    # The FP8 quantize reads fp16 as well as bf16, and says which.
+    "$synperf" predict elementwise --gpu h100_sxm --op fp8_quantize --rows 128 --cols 4096 --dtype fp16 | grep -q "fp16 -> e4m3" \
+      || fail "fp8_quantize relabels fp16"
+    # moe_kernel's messages name moe_kernel, and a zero block size is a bad value, not a missing one.
+    expect_error "moe_kernel: topk \(9\) must be <= experts \(8\)" predict moe_kernel --gpu a100_sxm --tokens 64 --hidden 4096 --inter 14336 --experts 8 --topk 9 --block-m 64 --block-n 64 --block-k 64
+    expect_error "--block-m: must be > 0, got 0" predict moe_kernel --gpu a100_sxm --tokens 64 --hidden 4096 --inter 14336 --experts 8 --topk 2 --block-m 0 --block-n 64 --block-k 64
+    # Numbers in messages read as numbers.
+    expect_error "reuse_distance_bytes must be finite and >= 0 \(0 = serving\), got -1$" predict gemm --gpu h100_sxm --m 128 --n 4096 --k 4096 --reuse-distance -1;;
   train_smoke)
     need_data
     "$synperf" train gemm --protocol --data "$data" --epochs 2 --max-rows 4000 --hidden 32,16 --out "$work/smoke.mlp" || fail "train"
@@ -550,9 +592,10 @@ case "$case" in
     slow="$("$synperf" predict allreduce --gpu h100_sxm --gpus 8 --bytes 67108864 --set nvlink_gbps=100 --json | grep '"latency_us"')"
     fast="$("$synperf" predict allreduce --gpu h100_sxm --gpus 8 --bytes 67108864 --json | grep '"latency_us"')"
     [[ "$slow" != "$fast" ]] || fail "--set nvlink_gbps=100 left the latency unchanged: $fast"
-    # Renaming a GPU keeps the node of the GPU it was taken from.
+    # Renaming a GPU keeps the node of the GPU it was taken from; another catalogue GPU's name is refused.
+    expect_error "--set name=l40s: 'l40s' is the catalogue's l40s" predict allreduce --gpu h100_sxm --set name=l40s --gpus 4 --bytes 1048576
     stock="$("$synperf" predict allreduce --gpu h100_sxm --gpus 4 --bytes 1048576 --json | grep '^  "latency_us"')"
-    for name in l40s my_h100; do
+    for name in my_h100; do
       out="$("$synperf" predict allreduce --gpu h100_sxm --set name=$name --gpus 4 --bytes 1048576 --json)" || fail "--set name=$name"
       [[ "$(grep '^  "latency_us"' <<<"$out")" == "$stock" ]] || fail "--set name=$name changed the node: $out"
       grep -q "\"name\": \"${name}_nvswitch8\"" <<<"$out" || fail "--set name=$name: the node is not named after the GPU: $out"

@@ -187,6 +187,14 @@ TEST_CASE("allreduce: bad inputs give clear errors") {
 TEST_CASE("allreduce: one call gives the latency, one GPU needs no communication") {
     CHECK(family::allreduce_latency_us("h100_sxm", 1, 1 << 20) == 0.0);
     CHECK_THROWS_WITH_AS((void)family::allreduce_latency_us("h100_sxm", 1, -1), doctest::Contains("bytes must be > 0"), invalid_argument);
+    // One GPU communicates nothing, but its message must still be whole elements.
+    CHECK_THROWS_WITH_AS((void)family::allreduce_latency_us("h100_sxm", 1, 3, "sglang", collective_dtype::fp32),
+                         doctest::Contains("multiple of the element size 4"), invalid_argument);
+    CHECK_NOTHROW(family::validate(problem("h100_sxm", 1, 1024), true));
+    CHECK_THROWS_WITH_AS(family::validate(problem("h100_sxm", 1, 1024, collective_impl::trtllm, collective_op::reduce_scatter), true),
+                         doctest::Contains("nccl and torch only"), invalid_argument);
+    CHECK_THROWS_WITH_AS(family::validate(problem("h100_sxm", 0, 1024), true), doctest::Contains("gpus must be >= 1, got 0"),
+                         invalid_argument);
     CHECK_THROWS_AS((void)family::allreduce_latency_us("h900", 1, 1 << 20), invalid_argument);
     const double small = family::allreduce_latency_us("h100_sxm", 8, 16 << 10);
     const double large = family::allreduce_latency_us("h100_sxm", 8, 64 << 20);

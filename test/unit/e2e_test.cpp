@@ -165,8 +165,27 @@ TEST_CASE("e2e model config: fields the workload does not model are named, not i
     const e2e::model_config untyped = e2e::parse_model_config("{" + dense + "}", "u");
     REQUIRE(untyped.unmodelled.size() == 1);
     CHECK(untyped.unmodelled[0] == "model_type: absent; read by its fields as a llama model (no experts)");
+    // A 16-bit checkpoint is what is modelled; another dtype is said to be predicted in bf16.
+    CHECK(e2e::parse_model_config("{" + llama + R"(,"torch_dtype":"float16"})", "h").unmodelled.empty());
+    for (const char* dtype : {R"("torch_dtype":"float32")", R"("dtype":"float8")"}) {
+        const e2e::model_config f = e2e::parse_model_config("{" + llama + "," + dtype + "}", "f");
+        REQUIRE(f.unmodelled.size() == 1);
+        CHECK(f.unmodelled[0].find("only 16-bit weights and activations are modelled") != std::string::npos);
+    }
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + llama + R"(,"torch_dtype":16})", "cfg"),
+                         doctest::Contains("cfg:2: expected \"torch_dtype\" a dtype name"), load_error);
     // The built-in models have none.
     for (const auto& b : e2e::builtin_models()) CHECK(b.unmodelled.empty());
+}
+
+TEST_CASE("e2e model config: a byte-order mark is skipped, and an odd head size names the file") {
+    const std::string dense =
+        R"("model_type":"llama","hidden_size":4096,"num_attention_heads":32,"num_hidden_layers":32,"intermediate_size":14336,
+           "vocab_size":32000)";
+    CHECK(e2e::parse_model_config("\xEF\xBB\xBF{" + dense + "}", "bom").hidden == 4096);
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + dense + R"(,"head_dim":7})", "cfg.json"),
+                         doctest::Contains("cfg.json: expected a consistent config, got: head_dim must be an even number in 2..1024, got 7"),
+                         load_error);
 }
 
 TEST_CASE("e2e model config: MoE fixtures and malformed files") {

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "synperf/gpu/registry.hpp"
 #include "synperf/gpu/spec_file.hpp"
@@ -119,6 +120,7 @@ TEST_CASE("spec file: to_spec_text round-trips every catalogue GPU exactly") {
     }
     // Values that have no short decimal form survive too.
     runtime_gpu g = synperf::gpu::find_gpu("h100_sxm");
+    g.name = "h100_odd";  // other numbers, so not the catalogue's name
     g.numbers.dram_gbps = 1.0 / 3.0 * 10000;
     g.numbers.l2_gbps = 8820.000000000002;
     const runtime_gpu back = synperf::gpu::parse_gpu_spec(synperf::gpu::to_spec_text(g), "roundtrip");
@@ -237,4 +239,66 @@ TEST_CASE("apply_override: --set key=value") {
     // A rejected override leaves the GPU as it was.
     CHECK(g.name == before.name);
     CHECK(same_numbers(g.numbers, before.numbers));
+}
+
+TEST_CASE("apply_overrides: fields that constrain each other change together, in any order") {
+    const runtime_gpu h100 = synperf::gpu::find_gpu("h100_sxm");
+    // boost_clock_mhz >= tensor_clock_mhz holds after both, not after the first alone.
+    for (const auto& order : {std::vector<std::string>{"tensor_clock_mhz=3000", "boost_clock_mhz=3000"},
+                              std::vector<std::string>{"boost_clock_mhz=3000", "tensor_clock_mhz=3000"}}) {
+        runtime_gpu g = h100;
+        synperf::gpu::apply_overrides(g, order);
+        CHECK(g.numbers.tensor_clock_mhz == 3000);
+        CHECK(g.numbers.boost_clock_mhz == 3000);
+    }
+    runtime_gpu g = h100;
+    const std::vector<std::string> bad{"tensor_clock_mhz=3000", "sm_count=100"};
+    CHECK_THROWS_WITH_AS(synperf::gpu::apply_overrides(g, bad),
+                         doctest::Contains("--set tensor_clock_mhz=3000, sm_count=100: gpu_numbers: boost_clock_mhz"),
+                         synperf::invalid_argument);
+    CHECK(same_numbers(g.numbers, h100.numbers));
+}
+
+TEST_CASE("spec file and --set: a catalogue GPU's name names that GPU only") {
+    SUBCASE("a spec file that starts from another GPU") {
+        CHECK_THROWS_WITH_AS((void)synperf::gpu::parse_gpu_spec("name = h100_sxm\nbase = a100_sxm\n", "inline"),
+                             doctest::Contains("inline:1: name: 'h100_sxm' is the catalogue's h100_sxm; a GPU described by "
+                                               "other numbers needs a name of its own"),
+                             synperf::load_error);
+        // An alias (a CUDA device string) is the same GPU's name.
+        CHECK_THROWS_WITH_AS((void)synperf::gpu::parse_gpu_spec("name = H100\nbase = h20\n", "inline"),
+                             doctest::Contains("is the catalogue's h100_sxm"), synperf::load_error);
+    }
+    SUBCASE("the GPU itself, modified or written out whole, keeps its name") {
+        const runtime_gpu g = synperf::gpu::parse_gpu_spec("name = h100_sxm\nbase = h100_sxm\ndram_gbps = 4000\n", "inline");
+        CHECK(g.numbers.dram_gbps == 4000);
+        const runtime_gpu whole = synperf::gpu::parse_gpu_spec(synperf::gpu::to_spec_text(synperf::gpu::find_gpu("a100_sxm")), "inline");
+        CHECK(whole.name == "a100_sxm");
+    }
+    SUBCASE("a whole spec whose numbers are not that GPU's") {
+        runtime_gpu other = synperf::gpu::find_gpu("a100_sxm");
+        other.name = "h100_sxm";
+        CHECK_THROWS_WITH_AS((void)synperf::gpu::parse_gpu_spec(synperf::gpu::to_spec_text(other), "inline"),
+                             doctest::Contains("is the catalogue's h100_sxm"), synperf::load_error);
+    }
+    SUBCASE("--set name=") {
+        runtime_gpu g = synperf::gpu::find_gpu("a100_sxm");
+        CHECK_THROWS_WITH_AS(synperf::gpu::apply_override(g, "name=h100_sxm"),
+                             doctest::Contains("--set name=h100_sxm: 'h100_sxm' is the catalogue's h100_sxm"), synperf::invalid_argument);
+        CHECK(g.name == "a100_sxm");
+        synperf::gpu::apply_override(g, "name=a100_sxm");  // its own name: nothing changes
+        CHECK(g.name == "a100_sxm");
+    }
+}
+
+TEST_CASE("fields_outside_catalogue: only numbers beyond every catalogue GPU") {
+    for (const runtime_gpu& g : synperf::gpu::all_gpus()) CHECK(synperf::gpu::fields_outside_catalogue(g.numbers).empty());
+    gpu_numbers n = synperf::hw::h100_sxm::numbers;
+    n.sm_count = 1024;
+    n.smem_bytes_per_clk = 64;
+    n.memory_bytes = 1e15;  // a capacity enters no feature
+    const auto out = synperf::gpu::fields_outside_catalogue(n);
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].starts_with("sm_count = 1024 (catalogue: "));
+    CHECK(out[1].starts_with("smem_bytes_per_clk = 64 (catalogue: "));
 }

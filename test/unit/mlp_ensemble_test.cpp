@@ -169,7 +169,7 @@ TEST_CASE("mlp ensemble: make_ensemble joins single networks and spans their ran
     CHECK_THROWS_WITH_AS((void)synperf::mlp::make_ensemble(reordered), doctest::Contains("in its categorical inputs"),
                          synperf::invalid_argument);
     const network nested[] = {a, pair};
-    CHECK_THROWS_WITH_AS((void)synperf::mlp::make_ensemble(nested), doctest::Contains("it is an ensemble already"),
+    CHECK_THROWS_WITH_AS((void)synperf::mlp::make_ensemble(nested), doctest::Contains("network 2 ('tiny') is an ensemble already (2 members): join single networks"),
                          synperf::invalid_argument);
     CHECK_THROWS_WITH_AS((void)synperf::mlp::make_ensemble(std::span<const network>(members, 1)),
                          doctest::Contains("needs 2 to 16 networks, got 1"), synperf::invalid_argument);

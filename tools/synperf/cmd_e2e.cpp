@@ -445,7 +445,11 @@ void run_dev_set(const e2e_options& o) {
     try {
         doc = nlohmann::json::parse(in);
     } catch (const nlohmann::json::exception& e) {
-        throw load_error(o.dev_set, 0, 0, std::string("expected JSON, got: ") + e.what());
+        // "[json.exception.parse_error.101] parse error at line 3, column 1: ..." without the library's tag.
+        std::string why = e.what();
+        if (const auto tag_end = why.find("] "); why.starts_with("[json.exception.") && tag_end != std::string::npos)
+            why.erase(0, tag_end + 2);
+        throw load_error(o.dev_set, 0, 0, "expected JSON, got: " + why);
     }
     if (!doc.contains("cases") || !doc["cases"].is_array()) throw load_error(o.dev_set, 0, 0, "expected a \"cases\" array, got none");
     const e2e::family_models models = load_models();

@@ -440,7 +440,8 @@ void add_eval_command(CLI::App& app) {
             ->check(CLI::Range(2, 100000));
         sub->add_option("--calibrate-draw", o.calibrate_draw,
                         "which pseudo-random draw of the --calibrate rows (default 0): how much the result depends on the rows")
-            ->check(CLI::Range(0, 1000000));
+            ->check(CLI::Range(0, 1000000))
+            ->needs("--calibrate");
         sub->add_option("--dump", o.dump, "also write every evaluated row (features, theoretical, predicted) to a CSV file");
         const family_tool* f = &fam;
         sub->final_callback([f] { run_eval(*f, o); });

@@ -65,6 +65,9 @@ system::system_spec node_of(const predict_allreduce_options& o, const gpu::runti
             throw invalid_argument("synperf: predict allreduce: --p2p-group and --host-bridge-gbps describe a PCIe node; this node is " +
                                    std::string(system::to_string(sys.wiring)) + " (use --topology pcie)");
         if (o.p2p_group >= 0) sys.p2p_group_size = o.p2p_group;
+        if (o.host_bridge_gbps > 0 && sys.p2p_group_size == 0)
+            throw invalid_argument("synperf: predict allreduce: --host-bridge-gbps joins peer-to-peer groups, and this node has "
+                                   "peer access across all its GPUs (give --p2p-group N as well)");
         if (o.host_bridge_gbps > 0) sys.host_bridge_gbps = o.host_bridge_gbps;
         sys.name += "_p2p" + std::to_string(sys.p2p_group_size);
         system::validate(sys);
@@ -84,7 +87,7 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
         family::allreduce_problem p{sys, family::parse_collective_op(o.op), t.positive_integer(r, c_bytes),
                                     family::parse_collective_dtype(o.dtype), static_cast<int>(t.positive_integer(r, c_gpus)),
                                     family::parse_collective_impl(o.implementation)};
-        if (p.gpus > 1) data::at_row(t.source(), t.line(r), [&] { family::allreduce::validate(p); });
+        data::at_row(t.source(), t.line(r), [&] { family::validate(p, true); });
         problems.push_back(std::move(p));
     }
     measured_report measured(measured_times(t));
@@ -126,18 +129,19 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
         run_predict_allreduce_csv(o, g, sys);
         return;
     }
-    if (o.gpus == 0)
-        throw invalid_argument("synperf: predict allreduce: give --gpus and --bytes, or --csv FILE");
+    if (o.gpus == 0 || o.bytes == 0)
+        throw invalid_argument(std::string("synperf: predict allreduce: give --gpus and --bytes, or --csv FILE (") +
+                               (o.gpus == 0 ? "--gpus" : "--bytes") + " is missing)");
     family::allreduce_problem p{sys, family::parse_collective_op(o.op), o.bytes, family::parse_collective_dtype(o.dtype), o.gpus,
                                 family::parse_collective_impl(o.implementation)};
+    family::validate(p, true);  // inputs first, so a bad size is reported as such; one GPU is checked all the same
+    auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_ALLREDUCE, "allreduce");
+    check_weights_for<family::allreduce>(*net, o.weights);
     if (o.gpus == 1) {
         if (o.json) fmt::print("{}\n", nlohmann::json{{"gpu", g.name}, {"gpus", 1}, {"bytes", o.bytes}, {"latency_us", 0.0}}.dump(2));
         else fmt::print("{} on 1 GPU: no communication, 0 us\n", family::to_string(p.op));
         return;
     }
-    family::allreduce::validate(p);  // inputs first, so a bad size is reported as such
-    auto net = predict_model(o.weights, SYNPERF_CLI_EMBEDDED_ALLREDUCE, "allreduce");
-    check_weights_for<family::allreduce>(*net, o.weights);
     note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, family::to_string(p.implementation));
@@ -169,7 +173,7 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
                                 ? fmt::format(", no peer access: {:g} GB/s through the host", sys.host_bridge_gbps)
                                 : fmt::format(", peer access in groups of {}, {:g} GB/s host bridge", sys.p2p_group_size,
                                               sys.host_bridge_gbps);
-    fmt::print("{} of {} bytes on {} x {} ({}, {} GPUs per node{}, {:.0f} GB/s per direction), {}\n", family::to_string(p.op), p.bytes,
+    fmt::print("{} of {} bytes on {} x {} ({}, {} GPUs per node{}, {:.4g} GB/s per direction), {}\n", family::to_string(p.op), p.bytes,
                p.gpus, g.name, system::to_string(sys.wiring), sys.gpus_per_node, p2p, e.gbps, family::to_string(p.implementation));
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
@@ -185,10 +189,10 @@ void add_predict_allreduce_command(CLI::App& predict) {
     static predict_allreduce_options o;
     auto* cmd = predict.add_subcommand("allreduce", "all-reduce (or NCCL all-gather / reduce-scatter) inside one node");
     o.gpu.add_to(*cmd);
-    cmd->add_option("--gpus", o.gpus, "GPUs taking part (TP size)");
-    cmd->add_option("--bytes", o.bytes, "message bytes");
+    cmd->add_option("--gpus", o.gpus, "GPUs taking part (TP size)")->check(number_in(1, 1 << 20));
+    cmd->add_option("--bytes", o.bytes, "message bytes")->check(positive_number());
     cmd->add_option("--csv", o.csv, "CSV with columns gpus,bytes (optional measured_us: error per row and a summary): predict every row (op, implementation and node from the flags)");
-    cmd->add_option("--implementation,--framework", o.implementation, "sglang, vllm, sglang_eager, trtllm, nccl or torch")
+    cmd->add_option("--framework,--implementation", o.implementation, "sglang, vllm, sglang_eager, trtllm, nccl or torch")
         ->check(CLI::IsMember({"sglang", "vllm", "sglang_eager", "vllm_eager", "trtllm", "nccl", "torch"}))
         ->capture_default_str();
     cmd->add_option("--op", o.op, "all_reduce, all_gather or reduce_scatter (the last two: nccl, torch)")

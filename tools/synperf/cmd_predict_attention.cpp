@@ -158,14 +158,12 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
                                          size_column("heads", &O::heads),       size_column("kv_heads", &O::kv_heads),
                                          size_column("head_dim", &O::head_dim), size_column("window", &O::window, nullptr, true)};
     const data::csv_table t = data::csv_table::load(o.csv);
-    require_size_columns(t, sizes, "predict attention");
+    require_size_columns(t, sizes, "predict attention", o);
     std::vector<O> rows;
     std::vector<at::attention_problem> problems;
     std::vector<at::kernel_impl> implementations;  // each row's kernel library (its plan is rebuilt by the prediction)
     for (std::size_t r = 0; r < t.rows(); ++r) {
-        O row = o;
-        for (const auto& c : sizes)
-            if (const auto col = c.column_in(t)) data::at_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
+        O row = row_options(o, sizes, t, r);
         problems.push_back(data::at_row(t.source(), t.line(r), [&] { return make_problem(row); }));
         implementations.push_back(data::at_row(t.source(), t.line(r), [&] {
             F::validate(problems.back());
@@ -251,6 +249,9 @@ void add_predict_attention_command(CLI::App& predict) {
     cmd->add_flag("--json", o.json, "print JSON");
     cmd->final_callback([cmd] {
         require_sizes(*cmd, {"--heads", "--head-dim"});
+        // A decode step's one query attends to every cached key: there is no mask to choose.
+        if (o.phase == "decode" && !o.causal)
+            throw invalid_argument("synperf: predict attention: --non-causal applies to --phase prefill only");
         for_each_listed_gpu(o, run_predict_attention);
     });
 }

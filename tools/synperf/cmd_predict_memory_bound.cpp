@@ -77,13 +77,11 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
                       const mlp::network* embedded) {
     const gpu::runtime_gpu g = o.gpu.resolve();
     const data::csv_table t = data::csv_table::load(o.csv);
-    require_size_columns(t, sizes, "predict " + std::string(F::name));
+    require_size_columns(t, sizes, "predict " + std::string(F::name), o);
     std::vector<Options> rows;
     std::vector<std::pair<typename F::problem_type, std::string>> problems;
     for (std::size_t r = 0; r < t.rows(); ++r) {
-        Options row = o;
-        for (const auto& c : sizes)
-            if (const auto col = c.column_in(t)) data::at_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
+        Options row = row_options(o, sizes, t, r);
         problems.push_back(data::at_row(t.source(), t.line(r), [&] {
             auto pf = problem_of(row);
             (void)F::framework_level(pf.second);
@@ -253,7 +251,7 @@ std::pair<family::elementwise_problem, std::string> elementwise_problem_of(const
     p.gather = o.gather == "vectorized" ? family::gather_kernel::vectorized : family::gather_kernel::index_select;
     if (p.gather != family::gather_kernel::index_select && p.kind != family::elementwise_kind::embedding)
         throw invalid_argument("synperf: elementwise: --gather applies to --op embedding only");
-    // The activation dtype (FP8 quantize reads bf16: the family refuses 4-byte elements for it).
+    // The activation dtype (FP8 quantize reads a 16-bit one: the family refuses 4-byte elements for it).
     p.element_bytes = element_bytes(o.dtype, "elementwise");
     // Each op's measurements come from one collector: TensorRT-LLM's for the quantize, Vidur's for the rest.
     std::string fw = !o.framework.empty() ? o.framework : p.kind == family::elementwise_kind::fp8_quantize ? "trtllm" : "vidur";
@@ -262,13 +260,23 @@ std::pair<family::elementwise_problem, std::string> elementwise_problem_of(const
 
 void run_predict_elementwise(const predict_elementwise_options& o) {
     using O = predict_elementwise_options;
-    if (!o.csv.empty())
-        return predict_csv_rows<family::elementwise>(
-            o,
-            {size_column("rows", &O::rows, "tokens"), size_column("cols", &O::cols, "hidden"), size_column("heads", &O::heads),
-             size_column("kv_heads", &O::kv_heads), size_column("head_dim", &O::head_dim), size_column("rotary_dim", &O::rotary_dim),
-             size_column("vocab", &O::vocab)},
-            elementwise_problem_of, SYNPERF_CLI_EMBEDDED_ELEMENTWISE);
+    if (!o.csv.empty()) {
+        // Only the op's own sizes are columns: another op's (a vocab for a residual add) is an unknown column.
+        std::vector<csv_size<O>> sizes{size_column("rows", &O::rows, "tokens")};
+        switch (parse_elementwise_op(o.op)) {
+            case family::elementwise_kind::rope:
+                for (auto&& c : {size_column("heads", &O::heads), size_column("kv_heads", &O::kv_heads),
+                                 size_column("head_dim", &O::head_dim), size_column("rotary_dim", &O::rotary_dim)})
+                    sizes.push_back(c);
+                break;
+            case family::elementwise_kind::embedding:
+                sizes.push_back(size_column("cols", &O::cols, "hidden"));
+                sizes.push_back(size_column("vocab", &O::vocab));
+                break;
+            default: sizes.push_back(size_column("cols", &O::cols, "hidden")); break;
+        }
+        return predict_csv_rows<family::elementwise>(o, sizes, elementwise_problem_of, SYNPERF_CLI_EMBEDDED_ELEMENTWISE);
+    }
     const auto [p, fw] = elementwise_problem_of(o);
     std::string what = fmt::format("elementwise {} rows={}", family::to_string(p.kind), p.rows);
     nlohmann::json fields{{"op", std::string(family::to_string(p.kind))}, {"rows", p.rows}};
@@ -286,8 +294,8 @@ void run_predict_elementwise(const predict_elementwise_options& o) {
         fields["vocab"] = p.vocab;
         fields["gather"] = std::string(family::to_string(p.gather));
     }
-    what += p.kind == family::elementwise_kind::fp8_quantize ? " bf16 -> e4m3" : " " + o.dtype;
-    fields["dtype"] = p.kind == family::elementwise_kind::fp8_quantize ? "bf16" : o.dtype;
+    what += " " + o.dtype + (p.kind == family::elementwise_kind::fp8_quantize ? " -> e4m3" : "");
+    fields["dtype"] = o.dtype;
     predict_and_print<family::elementwise>(o, p, fw, SYNPERF_CLI_EMBEDDED_ELEMENTWISE, what, fields);
 }
 

@@ -61,21 +61,16 @@ family::moe_problem problem_of(const predict_moe_options& o, const gpu::runtime_
 /// tp, ep) give that row's value; the others come from the flags, so a file of `tokens` alone sweeps one model.
 void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g) {
     const data::csv_table t = data::csv_table::load(o.csv);
-    const std::array<std::pair<const char*, std::int64_t predict_moe_options::*>, 7> columns{
-        {{"tokens", &predict_moe_options::tokens}, {"hidden", &predict_moe_options::hidden},
-         {"inter", &predict_moe_options::inter}, {"experts", &predict_moe_options::experts},
-         {"topk", &predict_moe_options::topk}, {"tp", &predict_moe_options::tp}, {"ep", &predict_moe_options::ep}}};
-    std::vector<std::string_view> known;
-    for (const auto& [name, field] : columns) known.push_back(name);
-    known.push_back(measured_column);
-    t.require_known_columns(known, "predict moe");
+    using O = predict_moe_options;
+    const std::vector<csv_size<O>> sizes{size_column("tokens", &O::tokens),   size_column("hidden", &O::hidden),
+                                         size_column("inter", &O::inter),     size_column("experts", &O::experts),
+                                         size_column("topk", &O::topk),       size_column("tp", &O::tp),
+                                         size_column("ep", &O::ep)};
+    require_size_columns(t, sizes, "predict moe", o);
     std::vector<family::moe_problem> problems;
     std::vector<family::moe_kernel_config> configs;  // each row's w13 config (its plan is rebuilt by the prediction)
     for (std::size_t r = 0; r < t.rows(); ++r) {
-        predict_moe_options row = o;
-        for (const auto& [name, field] : columns)
-            if (t.has_column(name)) row.*field = t.positive_integer(r, t.column(name));
-        problems.push_back(problem_of(row, g));
+        problems.push_back(problem_of(row_options(o, sizes, t, r), g));
         // The plan checks the problem and the GPU before the model is loaded, so either is reported as such.
         configs.push_back(
             data::at_row(t.source(), t.line(r), [&] { return family::moe::plan(problems.back(), g.numbers).w13.config; }));

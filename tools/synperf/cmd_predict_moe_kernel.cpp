@@ -70,11 +70,9 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
     } else {
         const data::csv_table t = data::csv_table::load(o.csv);
         const auto sizes = size_columns();
-        require_size_columns(t, sizes, "predict moe_kernel");
+        require_size_columns(t, sizes, "predict moe_kernel", o);
         for (std::size_t r = 0; r < t.rows(); ++r) {
-            predict_moe_kernel_options row = o;
-            for (const auto& c : sizes)
-                if (const auto col = c.column_in(t)) data::at_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
+            const predict_moe_kernel_options row = row_options(o, sizes, t, r);
             problems.push_back(data::at_row(t.source(), t.line(r), [&] { return problem_of(row); }));
             data::at_row(t.source(), t.line(r), [&] { (void)family::moe_kernel::plan(problems.back(), g.numbers); });
         }
@@ -153,9 +151,9 @@ void add_predict_moe_kernel_command(CLI::App& predict) {
     cmd->add_option("--weight", o.weight, "w13 (gate/up, K = H) or w2 (down, K = N)")
         ->check(CLI::IsMember({"w13", "w2"}))
         ->capture_default_str();
-    cmd->add_option("--block-m", o.block_m, "BLOCK_SIZE_M");
-    cmd->add_option("--block-n", o.block_n, "BLOCK_SIZE_N");
-    cmd->add_option("--block-k", o.block_k, "BLOCK_SIZE_K");
+    cmd->add_option("--block-m", o.block_m, "BLOCK_SIZE_M")->check(positive_number());
+    cmd->add_option("--block-n", o.block_n, "BLOCK_SIZE_N")->check(positive_number());
+    cmd->add_option("--block-k", o.block_k, "BLOCK_SIZE_K")->check(positive_number());
     cmd->add_option("--group-m", o.group_m, "GROUP_SIZE_M")->capture_default_str();
     cmd->add_option("--warps", o.warps, "num_warps")->capture_default_str();
     cmd->add_option("--stages", o.stages, "num_stages")->capture_default_str();

@@ -87,7 +87,11 @@ struct gpu_choice {
                     throw invalid_argument("synperf: --set " + override_field(overrides[i]) + " is given twice ('" + overrides[j] +
                                            "', '" + overrides[i] + "')");
         gpu::runtime_gpu g = spec_file.empty() ? gpu::find_gpu(name) : gpu::load_gpu_spec(spec_file);
-        for (const auto& o : overrides) gpu::apply_override(g, o);
+        gpu::apply_overrides(g, overrides);
+        if (!spec_file.empty() || !overrides.empty())
+            for (const std::string& f : gpu::fields_outside_catalogue(g.numbers))
+                fmt::print(stderr, "warning: {} GPU field {}: beyond every GPU the models learned from, so the prediction "
+                                   "extrapolates (it need not even fall as a resource grows)\n", g.name, f);
         return g;
     }
 };
@@ -419,18 +423,35 @@ struct csv_size {
 };
 
 /// Checks a `--csv` file's columns against the sizes it may set: every column names one (by its name or alias, not
-/// both) or is `measured_us`; the file has data rows.
+/// both) or is `measured_us`; the file has data rows. A size the file has a column for must not be set by its
+/// option as well (`o` holds a value other than the default): the column would silently win.
 template <class Options>
-void require_size_columns(const data::csv_table& t, const std::vector<csv_size<Options>>& sizes, std::string_view command) {
+void require_size_columns(const data::csv_table& t, const std::vector<csv_size<Options>>& sizes, std::string_view command,
+                          const Options& o) {
     std::vector<std::string_view> known;
+    const Options defaults{};
     for (const auto& c : sizes) {
         known.push_back(c.name);
         if (c.alias != nullptr) known.push_back(c.alias);
         if (c.alias != nullptr && t.has_column(c.name) && t.has_column(c.alias))
             throw load_error(t.source(), 1, 0, fmt::format("columns '{}' and '{}' name the same size: give one", c.name, c.alias));
+        if (c.column_in(t) && c.get(o) != c.get(defaults))
+            throw load_error(t.source(), 1, 0,
+                             fmt::format("column '{}' sets the size that an option also gives ({}): give it by the option for every "
+                                         "row or by the column per row, not both",
+                                         c.name, c.get(o)));
     }
     known.push_back(measured_column);
     t.require_known_columns(known, command);
+}
+
+/// Row `r` of a `--csv` file as options: `o` with each size that has a column in `t` read from that column.
+template <class Options>
+Options row_options(const Options& o, const std::vector<csv_size<Options>>& sizes, const data::csv_table& t, std::size_t r) {
+    Options row = o;
+    for (const auto& c : sizes)
+        if (const auto col = c.column_in(t)) data::at_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
+    return row;
 }
 
 template <class Options>

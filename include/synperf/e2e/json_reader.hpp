@@ -266,6 +266,7 @@ private:
 
 /// Parses a JSON document; throws `load_error` "synperf: <source>:<line>: expected ..., got ..." on bad input.
 [[nodiscard]] inline value parse(std::string_view text, std::string_view source) {
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte-order mark, as some editors write (RFC 8259 §8.1)
     return detail::reader(text, source).parse_document();
 }
 

@@ -74,7 +74,9 @@ inline void validate(const model_config& m) {
     if (m.heads <= 0 || m.heads > 4096) fail("num_attention_heads must be in 1..4096, got " + std::to_string(m.heads));
     if (m.kv_heads <= 0 || m.heads % m.kv_heads != 0)
         fail("num_key_value_heads must divide num_attention_heads (" + std::to_string(m.heads) + "), got " + std::to_string(m.kv_heads));
-    if (m.head_dim <= 0 || m.head_dim > 1024) fail("head_dim must be in 1..1024, got " + std::to_string(m.head_dim));
+    // Rotary embeddings turn pairs of a head's dimensions, so a head has an even size.
+    if (m.head_dim <= 0 || m.head_dim > 1024 || m.head_dim % 2 != 0)
+        fail("head_dim must be an even number in 2..1024, got " + std::to_string(m.head_dim));
     if (m.vocab <= 0 || m.vocab > (1 << 24)) fail("vocab_size must be in 1..2^24, got " + std::to_string(m.vocab));
     if (m.is_moe()) {
         if (m.experts_per_token <= 0 || m.experts_per_token > m.experts)
@@ -192,7 +194,7 @@ inline std::int64_t integer(const json::value& root, std::string_view key, std::
     if (v->type != json::value::kind::number || v->number != std::floor(v->number) || v->number < 0 || v->number > 0x1p53)
         throw load_error(std::string(source), v->line, 0,
                          "expected a non-negative integer for \"" + std::string(key) + "\", got " +
-                             (v->type == json::value::kind::number ? std::to_string(v->number) : std::string("a non-number")));
+                             (v->type == json::value::kind::number ? synperf::detail::value_text(v->number) : std::string("a non-number")));
     return std::int64_t(v->number);
 }
 
@@ -236,6 +238,16 @@ inline void note_unmodelled_fields(const json::value& root, model_config& m) {
             m.unmodelled.push_back("quantization_config (quant_method '" + m.quantization +
                                    "'): these quantized weights are not modelled; the linear layers are predicted in bf16, "
                                    "or in FP8 when the deployment asks for FP8 weights");
+    }
+    // The serving dtype: bf16 (or fp16, the same bytes and tensor rate); FP8 weights are a deployment choice.
+    for (const char* key : {"torch_dtype", "dtype"}) {
+        const json::value* d = member(root, key);
+        if (d == nullptr || d->type == json::value::kind::null) continue;
+        if (d->type != json::value::kind::string) malformed(*d, std::string("expected \"") + key + "\" a dtype name, got another value");
+        if (d->text != "bfloat16" && d->text != "float16")
+            m.unmodelled.push_back(std::string(key) + " '" + d->text +
+                                   "': only 16-bit weights and activations are modelled (FP8 weights when the deployment asks "
+                                   "for them); the model is predicted in bf16");
     }
     // Qwen2 configs carry a sliding_window with use_sliding_window false; Mistral's is on whenever it is set.
     const json::value* window = member(root, "sliding_window");

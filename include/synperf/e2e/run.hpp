@@ -111,7 +111,7 @@ struct run_result {
 inline void validate_iteration_us(double us) {
     if (!(us >= 0.0 && us < 1e9))  // NaN fails the comparison too
         synperf::detail::report_error("e2e: host work per iteration must be a finite number of microseconds in [0, 1e9), got " +
-                                      std::to_string(us));
+                                      synperf::detail::value_text(us));
 }
 
 /// The most requests one static batch may hold (far beyond any serving batch; it bounds the work of a run).

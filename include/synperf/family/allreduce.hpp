@@ -192,13 +192,15 @@ inline bool trtllm_custom_allowed(const allreduce_problem& p) {
 
 }  // namespace allreduce_detail
 
-/// Checks a problem; throws `invalid_argument` with what was expected.
-inline void validate(const allreduce_problem& p) {
+/// Checks a problem; throws `invalid_argument` with what was expected. With `allow_one_gpu`, one GPU passes as
+/// the trivial collective that communicates nothing, but its node, size, element type and implementation are
+/// checked all the same.
+inline void validate(const allreduce_problem& p, bool allow_one_gpu = false) {
     system::validate(p.system);
     const auto bad = [](const std::string& what) { synperf::detail::report_error("allreduce: " + what); };
-    if (p.gpus < 2)
-        bad("gpus must be >= 2 for a collective, got " + std::to_string(p.gpus) +
-            " (one GPU needs no communication: allreduce_latency_us returns 0 for it)");
+    if (p.gpus < (allow_one_gpu ? 1 : 2))
+        bad("gpus must be >= " + std::string(allow_one_gpu ? "1" : "2 for a collective") + ", got " + std::to_string(p.gpus) +
+            (allow_one_gpu ? "" : " (one GPU needs no communication: allreduce_latency_us returns 0 for it)"));
     if (p.gpus > p.system.gpus_per_node)
         bad("gpus must be <= the GPUs per node, " + std::to_string(p.system.gpus_per_node) + " (system '" + p.system.name +
             "'; only single-node collectives are modelled), got " + std::to_string(p.gpus));

@@ -43,12 +43,12 @@ namespace synperf::family {
                                                  std::string_view framework = "sglang",
                                                  collective_dtype dtype = collective_dtype::bf16) {
     const gpu::runtime_gpu g = gpu::find_gpu(gpu);
+    const allreduce_problem p{system::builtin_system(g.name), collective_op::all_reduce, bytes, dtype, gpus,
+                              parse_collective_impl(framework)};
     if (gpus == 1) {  // no communication, but the inputs still have to make sense
-        if (bytes <= 0) synperf::detail::report_error("allreduce: bytes must be > 0, got " + std::to_string(bytes));
+        validate(p, true);
         return 0.0;
     }
-    allreduce_problem p{system::builtin_system(g.name), collective_op::all_reduce, bytes, dtype, gpus,
-                        parse_collective_impl(framework)};
     return predict_collective(p, g.numbers).latency_us;
 }
 

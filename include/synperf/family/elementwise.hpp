@@ -238,7 +238,7 @@ struct elementwise {
             fail("cols must be > 0, got " + std::to_string(p.cols));
         }
         if (p.kind == elementwise_kind::fp8_quantize && p.element_bytes != 2)
-            fail("the FP8 quantize kernel reads bf16 (element_bytes 2), got " + std::to_string(p.element_bytes));
+            fail("the FP8 quantize kernel reads a 16-bit input, bf16 or fp16 (element_bytes 2), got " + std::to_string(p.element_bytes));
         if (p.kind == elementwise_kind::fp8_quantize && p.cols % 8 != 0)
             fail("cols must be a multiple of 8 (16-byte vector accesses), got " + std::to_string(p.cols));
         if (p.kind == elementwise_kind::embedding && p.vocab <= 0) fail("vocab must be > 0, got " + std::to_string(p.vocab));

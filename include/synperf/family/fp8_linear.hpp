@@ -218,7 +218,7 @@ struct fp8_linear {
         gemm_fp8::validate({p.m, p.n, p.k}, name);
         if (!(std::isfinite(p.reuse_distance_bytes) && p.reuse_distance_bytes >= 0))
             synperf::detail::report_error("fp8_linear: reuse_distance_bytes must be finite and >= 0, got " +
-                                          std::to_string(p.reuse_distance_bytes));
+                                          synperf::detail::value_text(p.reuse_distance_bytes));
     }
 
     /// Decomposes the op on one GPU: GEMM first, then the framework's quantization kernels.

@@ -300,7 +300,7 @@ struct gemm {
             synperf::detail::report_error("gemm: an operand of " + synperf::detail::approx(largest) + " elements exceeds 2^40 (no GPU holds it)");
         if (!(p.reuse_distance_bytes >= 0) || !std::isfinite(p.reuse_distance_bytes))
             synperf::detail::report_error("gemm: reuse_distance_bytes must be finite and >= 0 (0 = serving), got " +
-                                          std::to_string(p.reuse_distance_bytes));
+                                          synperf::detail::value_text(p.reuse_distance_bytes));
     }
 
     /// Decomposes one GEMM on one GPU.

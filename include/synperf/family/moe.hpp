@@ -289,15 +289,19 @@ struct moe {
     static constexpr work::dispatch_kind main_dispatch(const gpu::gpu_numbers&) noexcept { return work::dispatch_kind::hardware; }
 
     /// Rejects sizes Triton's fused_moe or the sharding cannot run.
-    static void validate(const moe_problem& p) {
+    static void validate(const moe_problem& p) { validate(p, name); }
+
+    /// `validate`, its messages prefixed by `who` (the family whose problem this is: moe_kernel checks its launch so too).
+    static void validate(const moe_problem& p, std::string_view who) {
+        const auto fail = [who](const std::string& what) { synperf::detail::report_error(std::string(who) + ": " + what); };
         if (p.dtype != moe_dtype::bf16 && p.dtype != moe_dtype::fp8)
-            synperf::detail::report_error("moe: unknown dtype " + std::to_string(static_cast<int>(p.dtype)));
+            fail("unknown dtype " + std::to_string(static_cast<int>(p.dtype)));
         if (p.remote != moe_remote_slots::dropped && p.remote != moe_remote_slots::clamped_to_expert0)
-            synperf::detail::report_error("moe: unknown remote-slot rule " + std::to_string(static_cast<int>(p.remote)));
-        const auto check = [](std::int64_t v, const char* what, std::int64_t max) {
-            if (v <= 0) synperf::detail::report_error(std::string("moe: ") + what + " must be > 0, got " + std::to_string(v));
+            fail("unknown remote-slot rule " + std::to_string(static_cast<int>(p.remote)));
+        const auto check = [&fail](std::int64_t v, const char* what, std::int64_t max) {
+            if (v <= 0) fail(std::string() + what + " must be > 0, got " + std::to_string(v));
             if (v > max)
-                synperf::detail::report_error(std::string("moe: ") + what + " must be <= " + std::to_string(max) + ", got " + std::to_string(v));
+                fail(std::string() + what + " must be <= " + std::to_string(max) + ", got " + std::to_string(v));
         };
         check(p.tokens, "tokens", std::int64_t{1} << 24);
         check(p.hidden, "hidden", std::int64_t{1} << 20);
@@ -307,33 +311,33 @@ struct moe {
         check(p.tp, "tp", 1024);
         check(p.ep, "ep", 4096);
         if (p.topk > p.experts)
-            synperf::detail::report_error("moe: topk (" + std::to_string(p.topk) + ") must be <= experts (" + std::to_string(p.experts) + ")");
+            fail("topk (" + std::to_string(p.topk) + ") must be <= experts (" + std::to_string(p.experts) + ")");
         if (p.experts % p.ep != 0)
-            synperf::detail::report_error("moe: experts (" + std::to_string(p.experts) + ") must be divisible by ep (" + std::to_string(p.ep) + ")");
+            fail("experts (" + std::to_string(p.experts) + ") must be divisible by ep (" + std::to_string(p.ep) + ")");
         if (p.inter % p.tp != 0)
-            synperf::detail::report_error("moe: inter (" + std::to_string(p.inter) + ") must be divisible by tp (" + std::to_string(p.tp) + ")");
+            fail("inter (" + std::to_string(p.inter) + ") must be divisible by tp (" + std::to_string(p.tp) + ")");
         // One rank's expert weights (w13 and w2: 3 x hidden x inter / tp per local expert) and the routed activations.
         const double weights = 3.0 * double(p.experts / p.ep) * double(p.hidden) * double(p.inter / p.tp);
         if (weights > 0x1p40)
-            synperf::detail::report_error("moe: one rank's expert weights, " + synperf::detail::approx(weights) + " elements, exceed 2^40 (no GPU holds them)");
+            fail("one rank's expert weights, " + synperf::detail::approx(weights) + " elements, exceed 2^40 (no GPU holds them)");
         const double routed = double(p.tokens) * double(p.topk) * double(std::max(p.hidden, 2 * (p.inter / p.tp)));
         if (routed > 0x1p40)
-            synperf::detail::report_error("moe: the routed activations (tokens x topk x width), " + synperf::detail::approx(routed) +
-                                          " elements, exceed 2^40 (no GPU holds them)");
+            fail("the routed activations (tokens x topk x width), " + synperf::detail::approx(routed) +
+                 " elements, exceed 2^40 (no GPU holds them)");
         if (p.config) {
             const moe_kernel_config& c = *p.config;
             const auto pow2 = [](int v, int lo, int hi) { return v >= lo && v <= hi && (v & (v - 1)) == 0; };
             if (!pow2(c.bm, 16, 256) || !pow2(c.bn, 16, 256) || !pow2(c.bk, 16, 256))
-                synperf::detail::report_error("moe: config BLOCK_SIZE_M/N/K must be powers of two in [16, 256], got " +
-                                              std::to_string(c.bm) + "," + std::to_string(c.bn) + "," + std::to_string(c.bk));
+                fail("config BLOCK_SIZE_M/N/K must be powers of two in [16, 256], got " + std::to_string(c.bm) + "," +
+                     std::to_string(c.bn) + "," + std::to_string(c.bk));
             if (c.group_m < 1 || c.group_m > 1024)
-                synperf::detail::report_error("moe: config GROUP_SIZE_M must be in [1, 1024], got " + std::to_string(c.group_m));
+                fail("config GROUP_SIZE_M must be in [1, 1024], got " + std::to_string(c.group_m));
             if (!pow2(c.warps, 1, 32))
-                synperf::detail::report_error("moe: config num_warps must be a power of two in [1, 32], got " + std::to_string(c.warps));
+                fail("config num_warps must be a power of two in [1, 32], got " + std::to_string(c.warps));
             if (c.stages < 1 || c.stages > 8)
-                synperf::detail::report_error("moe: config num_stages must be in [1, 8], got " + std::to_string(c.stages));
+                fail("config num_stages must be in [1, 8], got " + std::to_string(c.stages));
             if (p.dtype == moe_dtype::fp8 && block_quant(p) && c.bk % moe_detail::quant_group != 0 && moe_detail::quant_group % c.bk != 0)
-                synperf::detail::report_error("moe: fp8 block quantization needs BLOCK_SIZE_K to divide or be a multiple of 128");
+                fail("fp8 block quantization needs BLOCK_SIZE_K to divide or be a multiple of 128");
         }
     }
 

@@ -79,7 +79,7 @@ struct moe_kernel {
     static void validate(const moe_kernel_problem& p) {
         if (p.weight != moe_weight::w13 && p.weight != moe_weight::w2)
             synperf::detail::report_error("moe_kernel: unknown weight " + std::to_string(static_cast<int>(p.weight)) + "; known: w13, w2");
-        moe::validate(block_of(p));
+        moe::validate(block_of(p), name);
     }
 
     static moe_kernel_plan plan(const moe_kernel_problem& p, const gpu::gpu_numbers& g) {

@@ -8,6 +8,7 @@
 /// and every `gpu_numbers` member by name. Without `base` every number is required; with it,
 /// any subset overrides the base GPU's numbers. Numbers are parsed with std::from_chars, so the
 /// format does not depend on the locale.
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -17,11 +18,13 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "synperf/detail/regular_file.hpp"
 #include "synperf/error.hpp"
@@ -102,6 +105,23 @@ constexpr std::string_view strip_comment(std::string_view line) noexcept {
 }
 
 inline std::string quoted(std::string_view s) { return str_cat({"'", s, "'"}); }
+
+/// Whether two GPUs have the same value in every field.
+inline bool same_numbers(const gpu_numbers& a, const gpu_numbers& b) noexcept {
+    for (const auto& f : number_fields)
+        if (f.int_member != nullptr ? a.*f.int_member != b.*f.int_member : a.*f.double_member != b.*f.double_member) return false;
+    return true;
+}
+
+/// Why `name` cannot name a GPU whose numbers start from catalogue entry `start` (nullopt: none), if it cannot: a
+/// catalogue GPU's id or alias names that GPU only, or a prediction would be reported under the wrong GPU (and as
+/// one the model was trained on).
+inline std::optional<std::string> catalogue_name_clash(std::string_view name, std::optional<std::size_t> start) {
+    const auto named = find_gpu_index(name);
+    if (!named || named == start) return std::nullopt;
+    return str_cat({quoted(name), " is the catalogue's ", catalogue[*named].name,
+                    "; a GPU described by other numbers needs a name of its own"});
+}
 
 /// Parses a non-negative finite number of type T; returns an error ("expected ..., got ...") or nothing.
 template <class T>
@@ -239,13 +259,14 @@ inline std::optional<std::string> set_number_field(gpu_numbers& n, const number_
 
     if (name_line == 0) throw load_error(src, 0, 0, "missing required key 'name'");
     gpu_numbers n{};
+    std::optional<std::size_t> start;  // the catalogue GPU the numbers start from
     if (base_line != 0) {
-        const auto index = detail::find_gpu_index(base);
-        if (!index)
+        start = detail::find_gpu_index(base);
+        if (!start)
             throw load_error(src, base_line, 0,
                              detail::str_cat({"base: unknown GPU ", detail::quoted(base), "; known: ",
                                               detail::known_gpu_list()}));
-        n = *detail::catalogue[*index].numbers;
+        n = *detail::catalogue[*start].numbers;
     } else {
         std::string missing;
         std::size_t count = 0;
@@ -272,6 +293,10 @@ inline std::optional<std::string> set_number_field(gpu_numbers& n, const number_
         const std::size_t at = bad >= 0 ? field_line[static_cast<std::size_t>(bad)] : 0;
         throw load_error(src, at, 0, std::string(detail::without_prefix(e.what())));
     }
+    // Without `base`, a catalogue GPU's own numbers may carry its name (what `to_spec_text` writes for it).
+    if (const auto named = detail::find_gpu_index(name); !start && named && detail::same_numbers(n, *detail::catalogue[*named].numbers))
+        start = named;
+    if (auto clash = detail::catalogue_name_clash(name, start)) throw load_error(src, name_line, 0, detail::str_cat({"name: ", *clash}));
     return runtime_gpu{name, display_line != 0 ? display_name : name, n};
 }
 
@@ -291,37 +316,82 @@ inline std::optional<std::string> set_number_field(gpu_numbers& n, const number_
     return parse_gpu_spec(text, path);
 }
 
-/// Applies one `key=value` assignment (the CLI's `--set dram_gbps=4000`) and re-validates.
-/// Keys: `name`, `display_name` and every number. Throws `invalid_argument` naming the
-/// assignment for an unknown key or a bad value; `g` is unchanged then.
-inline void apply_override(runtime_gpu& g, std::string_view assignment) {
-    const std::string what = detail::str_cat({"--set ", assignment});
+namespace detail {
+
+/// Sets the field one `key=value` assignment names in `g`, checking the value alone (not yet against the other fields).
+inline void assign_field(runtime_gpu& g, std::string_view assignment) {
+    const std::string what = str_cat({"--set ", assignment});
     const auto eq = assignment.find('=');
-    if (eq == std::string_view::npos)
-        synperf::detail::report_error(detail::str_cat({what, ": expected key=value, got ", detail::quoted(assignment)}));
-    const std::string_view key = detail::trim(assignment.substr(0, eq));
-    const std::string_view value = detail::trim(assignment.substr(eq + 1));
-    runtime_gpu copy = g;
-    if (const int field = detail::number_field_index(key); field >= 0) {
-        if (auto err = detail::set_number_field(copy.numbers, detail::number_fields[static_cast<std::size_t>(field)], value))
-            synperf::detail::report_error(detail::str_cat({what, ": ", *err}));
+    if (eq == std::string_view::npos) synperf::detail::report_error(str_cat({what, ": expected key=value, got ", quoted(assignment)}));
+    const std::string_view key = trim(assignment.substr(0, eq));
+    const std::string_view value = trim(assignment.substr(eq + 1));
+    if (const int field = number_field_index(key); field >= 0) {
+        if (auto err = set_number_field(g.numbers, number_fields[static_cast<std::size_t>(field)], value))
+            synperf::detail::report_error(str_cat({what, ": ", *err}));
     } else if (key == "name") {
-        if (auto err = detail::check_gpu_id(value)) synperf::detail::report_error(detail::str_cat({what, ": ", *err}));
-        copy.name = value;
+        if (auto err = check_gpu_id(value)) synperf::detail::report_error(str_cat({what, ": ", *err}));
+        if (auto clash = catalogue_name_clash(value, find_gpu_index(g.name))) synperf::detail::report_error(str_cat({what, ": ", *clash}));
+        g.name = value;
     } else if (key == "display_name") {
-        if (value.empty()) synperf::detail::report_error(detail::str_cat({what, ": expected a value, got nothing"}));
-        if (auto err = detail::check_display_name(value)) synperf::detail::report_error(detail::str_cat({what, ": ", *err}));
-        copy.display_name = value;
+        if (value.empty()) synperf::detail::report_error(str_cat({what, ": expected a value, got nothing"}));
+        if (auto err = check_display_name(value)) synperf::detail::report_error(str_cat({what, ": ", *err}));
+        g.display_name = value;
     } else {
-        synperf::detail::report_error(
-            detail::str_cat({what, ": unknown key ", detail::quoted(key), "; valid keys: ", detail::valid_spec_keys(false)}));
+        synperf::detail::report_error(str_cat({what, ": unknown key ", quoted(key), "; valid keys: ", valid_spec_keys(false)}));
+    }
+}
+
+}  // namespace detail
+
+/// Applies `key=value` assignments (the CLI's `--set dram_gbps=4000`), then validates the result once, so that
+/// fields that constrain each other (the two clocks) can change together in any order. Keys: `name`,
+/// `display_name` and every number. Throws `invalid_argument` naming the assignment for an unknown key or a bad
+/// value, and the assignments for a result that fails `validate`; `g` is unchanged then.
+inline void apply_overrides(runtime_gpu& g, std::span<const std::string> assignments) {
+    runtime_gpu copy = g;
+    std::string all;
+    for (const std::string& a : assignments) {
+        detail::assign_field(copy, a);
+        all += detail::str_cat({all.empty() ? "--set " : ", ", a});
     }
     try {
         validate(copy.numbers);
     } catch (const invalid_argument& e) {
-        synperf::detail::report_error(detail::str_cat({what, ": ", detail::without_prefix(e.what())}));
+        synperf::detail::report_error(detail::str_cat({all, ": ", detail::without_prefix(e.what())}));
     }
     g = std::move(copy);
+}
+
+/// Applies one `key=value` assignment and re-validates (`apply_overrides` with one assignment).
+inline void apply_override(runtime_gpu& g, std::string_view assignment) {
+    const std::string one(assignment);
+    apply_overrides(g, std::span<const std::string>(&one, 1));
+}
+
+/// The fields of `n` that lie outside the span of the catalogue's GPUs, each as "sm_count = 1024 (catalogue: 46 to 188)".
+///
+/// The efficiency models learned from the catalogue's GPUs; a number beyond all of them moves the features into
+/// ground no training row covered, where a prediction is an extrapolation (and need not even fall as a resource
+/// grows). The compute capability and the memory capacity are left out: they choose kernels and check fits, but
+/// enter no feature.
+[[nodiscard]] inline std::vector<std::string> fields_outside_catalogue(const gpu_numbers& n) {
+    std::vector<std::string> out;
+    for (const auto& f : detail::number_fields) {
+        if (f.key == "cc_major" || f.key == "cc_minor" || f.key == "memory_bytes") continue;
+        const auto value = [&f](const gpu_numbers& g) { return f.int_member != nullptr ? double(g.*f.int_member) : g.*f.double_member; };
+        double lo = value(*detail::catalogue.front().numbers), hi = lo;
+        for (const auto& e : detail::catalogue) {
+            lo = std::min(lo, value(*e.numbers));
+            hi = std::max(hi, value(*e.numbers));
+        }
+        const double v = value(n);
+        if (v < lo || v > hi) {
+            char buf[128];
+            std::snprintf(buf, sizeof buf, " = %.6g (catalogue: %.6g to %.6g)", v, lo, hi);
+            out.push_back(std::string(f.key) + buf);
+        }
+    }
+    return out;
 }
 
 /// A complete spec file for `g` (no `base`) that parses back to identical numbers.

@@ -32,7 +32,9 @@ namespace synperf::mlp {
             synperf::detail::report_error(detail::cat("make_ensemble: network ", m + 1, " ('", n.family, "') differs from network 1 ('",
                                                       first.family, "') in its ", what));
         };
-        if (n.member_count() != 1) differs("members (it is an ensemble already)");
+        if (n.member_count() != 1)
+            synperf::detail::report_error(detail::cat("make_ensemble: network ", m + 1, " ('", n.family, "') is an ensemble already (",
+                                                      n.member_count(), " members): join single networks"));
         if (n.family != first.family) differs("family");
         if (n.feature_names != first.feature_names) differs("features");
         if (n.categoricals.size() != first.categoricals.size()) differs("categorical inputs");

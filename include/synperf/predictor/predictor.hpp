@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "synperf/error.hpp"
 #include "synperf/cost/concept.hpp"
 #include "synperf/cost/mlp_cost.hpp"
 #include "synperf/mlp/format.hpp"
@@ -145,7 +146,7 @@ prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g,
     out.latency_us = modelled_us + out.priced_apart_us;
     if (!(std::isfinite(out.latency_us) && out.latency_us > 0.0))  // NaN fails too
         synperf::detail::report_error(std::string(F::name) + ": the predicted latency is not a finite time (bound " +
-                                      std::to_string(out.theoretical_us) + " us): an input beyond any modelled GPU or system");
+                                      synperf::detail::value_text(out.theoretical_us) + " us): an input beyond any modelled GPU or system");
     out.efficiency = modelled_us > out.kernel_floor_us ? efficiency : out.theoretical_us / modelled_us;
     return out;
 }

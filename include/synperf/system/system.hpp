@@ -121,7 +121,7 @@ inline const system_spec& validate(const system_spec& s) {
         bad("unknown topology " + std::to_string(static_cast<int>(s.wiring)));
     // Plausibility ranges as for GPU numbers (a hundred times beyond today's links): outside them a value is a unit
     // mistake and the latency would be off by orders of magnitude, or infinite.
-    if (!(s.pcie_gbps >= 0.1 && s.pcie_gbps <= 1e5)) bad("pcie_gbps must be in 0.1..1e5, got " + std::to_string(s.pcie_gbps));
+    if (!(s.pcie_gbps >= 0.1 && s.pcie_gbps <= 1e5)) bad("pcie_gbps must be in 0.1..1e5, got " + synperf::detail::value_text(s.pcie_gbps));
     // Per direction: half the GPU's bidirectional figure, whose range is 1..1e6.
     if (!(s.nvlink_gbps == 0 || (s.nvlink_gbps >= 0.5 && s.nvlink_gbps <= 5e5)))
         bad("nvlink_gbps (per direction) must be 0 (none) or in 0.5..5e5, got " + synperf::detail::approx(s.nvlink_gbps));
@@ -135,7 +135,7 @@ inline const system_spec& validate(const system_spec& s) {
     if (s.p2p_group_size > 0 && s.gpus_per_node % s.p2p_group_size != 0)
         bad("p2p_group_size (" + std::to_string(s.p2p_group_size) + ") must divide gpus_per_node (" + std::to_string(s.gpus_per_node) + ")");
     if (!(s.host_bridge_gbps >= 0) || !(s.host_bridge_gbps <= 1e6))  // NaN fails too
-        bad("host_bridge_gbps must be in 0..1e6, got " + std::to_string(s.host_bridge_gbps));
+        bad("host_bridge_gbps must be in 0..1e6, got " + synperf::detail::value_text(s.host_bridge_gbps));
     if (s.p2p_group_size > 0 && !(s.host_bridge_gbps > 0)) bad("p2p_group_size needs host_bridge_gbps > 0");
     if (s.wiring == topology::nvlink_pairwise && s.gpus_per_node % 2 != 0)
         bad("nvlink_pairwise needs an even gpus_per_node, got " + std::to_string(s.gpus_per_node));
