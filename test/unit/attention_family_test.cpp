@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 #include <span>
 #include <string>
@@ -84,6 +85,14 @@ TEST_CASE("attention: invalid problems give clear errors") {
                              synperf::invalid_argument);
         auto d = decode(at::framework::sglang, 4, 0);
         CHECK_THROWS_WITH_AS(attention_decode::plan(d, h100), doctest::Contains("KV length"), synperf::invalid_argument);
+    }
+    SUBCASE("a window beyond any request's length") {
+        auto p = prefill(at::framework::sglang, 1, 128);
+        for (std::int64_t w : {std::int64_t{-3}, (std::int64_t{1} << 24) + 1, std::numeric_limits<std::int64_t>::max()}) {
+            p.window = w;
+            CHECK_THROWS_WITH_AS(attention_prefill::plan(p, h100), doctest::Contains("window must be in 0..2^24 tokens (0: none)"),
+                                 synperf::invalid_argument);
+        }
     }
     SUBCASE("mismatched ragged lists") {
         CHECK_THROWS_WITH_AS((void)at::ragged_batch({10, 20}, {10}), doctest::Contains("2 query lengths but 1 KV lengths"),
@@ -631,14 +640,24 @@ TEST_CASE("attention: CTAs that exit at once are not work, and splits count the 
     CHECK_FALSE(synperf::work::task_work{}.has_work());
 }
 
-TEST_CASE("predictor: a run-time main kernel of the wrong dispatch kind is refused") {
+namespace {
+// A scheduler of the user's own: min_heap_persistent under another name.
+struct user_persistent_scheduler : synperf::scheduler::min_heap_persistent {};
+}  // namespace
+
+TEST_CASE("predictor: a run-time main kernel of the other dispatch kind goes to its own scheduler, or is refused") {
     using synperf::cost::roofline_cost;
     // On H100 SGLang's FA3 is persistent, so the default scheduler is min_heap_persistent; TensorRT-LLM's
     // XQA decode kernel is one CTA per tile.
+    const synperf::runtime_predictor<attention_decode, roofline_cost> any(gpu("h100_sxm"), roofline_cost{});
     const synperf::predictor<synperf::hw::h100_sxm, attention_decode, synperf::scheduler::min_heap_persistent, roofline_cost> pred;
     CHECK(pred.predict(decode(at::framework::sglang, 64, 4096), "sglang").latency_us > 0);
-    CHECK_THROWS_WITH_AS((void)pred.predict(decode(at::framework::trtllm, 64, 4096), "trtllm"),
+    // The family's own scheduler: the XQA kernel goes to the hardware dispatcher, as the run-time predictor does.
+    CHECK(pred.predict(decode(at::framework::trtllm, 64, 4096), "trtllm").latency_us ==
+          any.predict(decode(at::framework::trtllm, 64, 4096), "trtllm").latency_us);
+    // A scheduler of the user's cannot place it.
+    const synperf::predictor<synperf::hw::h100_sxm, attention_decode, user_persistent_scheduler, roofline_cost> user;
+    CHECK(user.predict(decode(at::framework::sglang, 64, 4096), "sglang").latency_us > 0);
+    CHECK_THROWS_WITH_AS((void)user.predict(decode(at::framework::trtllm, 64, 4096), "trtllm"),
                          doctest::Contains("use runtime_predictor"), synperf::invalid_argument);
-    const synperf::runtime_predictor<attention_decode, roofline_cost> any(gpu("h100_sxm"), roofline_cost{});
-    CHECK(any.predict(decode(at::framework::trtllm, 64, 4096), "trtllm").latency_us > 0);
 }

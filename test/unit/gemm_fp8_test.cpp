@@ -171,6 +171,19 @@ TEST_CASE("gemm_fp8: persistent kernels use the static persistent schedule on a 
     CHECK(small.kernels[0].persistent_ctas == 66);
 }
 
+TEST_CASE("gemm_fp8: the compile-time predictor runs sm_90's one-CTA-per-tile kernels of small M too") {
+    // M <= 64 on sm_90 runs a swap-AB kernel the hardware dispatches, though the family's main dispatch there is
+    // persistent: the default scheduler hands it to the hardware dispatcher, as the run-time predictor does.
+    using synperf::cost::roofline_cost;
+    const gemm_fp8_problem p{64, 8192, 8192};
+    REQUIRE(gemm_fp8::plan(p, synperf::hw::h800::numbers).kernels[0].dispatch == dispatch_kind::hardware);
+    const synperf::predictor<synperf::hw::h800, gemm_fp8, synperf::default_scheduler_t<gemm_fp8, synperf::hw::h800>, roofline_cost>
+        compile_time;
+    const synperf::runtime_predictor<gemm_fp8, roofline_cost> run_time(synperf::hw::h800::numbers, roofline_cost{});
+    CHECK(compile_time.predict(p).latency_us == run_time.predict(p).latency_us);
+    CHECK(compile_time.predict({4096, 4096, 4096}).latency_us == run_time.predict({4096, 4096, 4096}).latency_us);
+}
+
 TEST_CASE("gemm_fp8: the lower bound uses the FP8 tensor peak") {
     const gpu_numbers& g = synperf::hw::h800::numbers;
     const gemm_fp8_problem p{8192, 8192, 8192};

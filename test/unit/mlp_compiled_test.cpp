@@ -346,6 +346,8 @@ TEST_CASE("cost::mlp_cost: evaluates through the compiled network and keeps the 
     const mlp_cost empty;
     CHECK_FALSE(empty.loaded());
     CHECK_THROWS_WITH_AS((void)empty.efficiency(features, 0), "synperf: mlp_cost: no network loaded", invalid_argument);
+    CHECK_THROWS_WITH_AS((void)empty.network(), "synperf: mlp_cost: no network loaded", invalid_argument);
+    CHECK_THROWS_WITH_AS((void)empty.compiled(), "synperf: mlp_cost: no network loaded", invalid_argument);
     CHECK_FALSE(mlp_cost(std::shared_ptr<const network>()).loaded());
 
     network bad = net;

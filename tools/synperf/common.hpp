@@ -49,10 +49,6 @@ struct gpu_choice {
         });
         app.add_option("--set", overrides, "override one GPU field, e.g. --set dram_gbps=4000")->take_all();
     }
-    /// The field a `--set FIELD=VALUE` names, trimmed as `gpu::apply_override` reads it.
-    [[nodiscard]] static std::string override_field(std::string_view assignment) {
-        return std::string(gpu::detail::trim(assignment.substr(0, assignment.find('='))));
-    }
     /// Whether `--gpu` names several GPUs: a comma-separated list, or `all` (the whole catalogue).
     [[nodiscard]] bool is_list() const { return name == "all" || name.find(',') != std::string::npos; }
     /// The GPUs of a list, in the order given (`all`: catalogue order); each name is checked, so an unknown
@@ -80,12 +76,6 @@ struct gpu_choice {
         if (name.empty() && spec_file.empty())
             throw invalid_argument("synperf: no GPU given: pass --gpu NAME (see `synperf gpus`) or --gpu-spec FILE");
         if (is_list()) throw invalid_argument("synperf: --gpu '" + name + "': this command takes one GPU");
-        // One value per field, as in a spec file: a second --set of the same field is a mistake, not an update.
-        for (std::size_t i = 0; i < overrides.size(); ++i)
-            for (std::size_t j = 0; j < i; ++j)
-                if (override_field(overrides[i]) == override_field(overrides[j]))
-                    throw invalid_argument("synperf: --set " + override_field(overrides[i]) + " is given twice ('" + overrides[j] +
-                                           "', '" + overrides[i] + "')");
         gpu::runtime_gpu g = spec_file.empty() ? gpu::find_gpu(name) : gpu::load_gpu_spec(spec_file);
         gpu::apply_overrides(g, overrides);
         if (!spec_file.empty() || !overrides.empty())

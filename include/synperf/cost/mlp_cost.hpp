@@ -38,10 +38,16 @@ public:
         const std::array<std::size_t, 1> level{framework_level};
         return compiled_->evaluate(features, std::span<const std::size_t>(level));
     }
-    /// The network as given (weights in the file's layout).
-    [[nodiscard]] const mlp::network& network() const noexcept { return *net_; }
-    /// The network compiled for evaluation.
-    [[nodiscard]] const mlp::compiled_network& compiled() const noexcept { return *compiled_; }
+    /// The network as given (weights in the file's layout); throws `invalid_argument` when none is loaded.
+    [[nodiscard]] const mlp::network& network() const {
+        if (net_ == nullptr) synperf::detail::report_error("mlp_cost: no network loaded");
+        return *net_;
+    }
+    /// The network compiled for evaluation; throws `invalid_argument` when none is loaded.
+    [[nodiscard]] const mlp::compiled_network& compiled() const {
+        if (compiled_ == nullptr) synperf::detail::report_error("mlp_cost: no network loaded");
+        return *compiled_;
+    }
     /// The auxiliary kernels the network was trained with (every kind when its weights do not record them): a
     /// predictor prices the others apart.
     [[nodiscard]] const work::kernel_kind_set& trained_kernels() const noexcept { return trained_; }

@@ -79,6 +79,7 @@ inline void validate(const model_config& m) {
         fail("head_dim must be an even number in 2..1024, got " + std::to_string(m.head_dim));
     if (m.vocab <= 0 || m.vocab > (1 << 24)) fail("vocab_size must be in 1..2^24, got " + std::to_string(m.vocab));
     if (m.is_moe()) {
+        if (m.experts > 4096) fail("the expert count must be in 1..4096, got " + std::to_string(m.experts));
         if (m.experts_per_token <= 0 || m.experts_per_token > m.experts)
             fail("num_experts_per_tok must be in 1.." + std::to_string(m.experts) + ", got " + std::to_string(m.experts_per_token));
         if (m.expert_intermediate <= 0 || m.expert_intermediate > (1 << 20))
@@ -307,7 +308,8 @@ inline void note_unmodelled_fields(const json::value& root, model_config& m) {
     if (const json::value* v = member(root, "max_position_embeddings"); v != nullptr && m.max_position == 0)
         throw load_error(std::string(source), v->line, 0, "expected max_position_embeddings > 0 (leave it out when unknown), got 0");
     // head_dim: absent (or null) means hidden / heads; it may differ from that (Qwen3-32B).
-    m.head_dim = small_integer(root, "head_dim", source, false, m.heads > 0 ? m.hidden / m.heads : 0);
+    // (A hidden size beyond what validate allows leaves no fallback, so validate names hidden_size, not head_dim.)
+    m.head_dim = small_integer(root, "head_dim", source, false, m.heads > 0 && m.hidden <= (1 << 20) ? m.hidden / m.heads : 0);
     if (m.heads > 0 && member(root, "head_dim") == nullptr && m.hidden % m.heads != 0)
         throw load_error(std::string(source), 0, 0,
                          "expected hidden_size (" + std::to_string(m.hidden) + ") divisible by num_attention_heads (" +

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -53,7 +54,10 @@ inline void dense_rows(const float* w, const float* x, std::size_t in, const flo
         for (std::size_t k = 0; full + k < in; ++k) acc[r][k] += w[r * in + full + k] * x[full + k];
         for (std::size_t half = dot_lanes / 2; half > 0; half /= 2)
             for (std::size_t k = 0; k < half; ++k) acc[r][k] += acc[r][k + half];
-        y[r] = activate(act, acc[r][0] + bias[r]);
+        // A non-finite weight or bias makes its row's sum non-finite (every input is multiplied in); NaN carries it
+        // to the output, where ReLU would have turned it into a plausible 0.
+        const float z = acc[r][0] + bias[r];
+        y[r] = std::isfinite(z) ? activate(act, z) : std::numeric_limits<float>::quiet_NaN();
     }
 }
 
@@ -84,6 +88,13 @@ inline void dense_rows(const float* w, const float* x, std::size_t in, const flo
         outputs[m] = forward_member(net.member(m), a, b);
     }
     return combine_members(std::span<const double>(outputs, net.member_count()));
+}
+
+/// `output`, unless a non-finite value in the network made it NaN: then the reason (`validate` names the value).
+[[nodiscard]] inline double checked_output(const network& net, double output) {
+    if (std::isfinite(output)) return output;
+    validate(net);
+    report_network(net, "the network's output is not finite");
 }
 
 inline void require_evaluable(const network& net) {
@@ -141,7 +152,7 @@ inline void require_evaluable(const network& net) {
         for (std::size_t l = 0; l < cat.levels.size(); ++l) a[offset + l] = l == level ? 1.0f : 0.0f;
         offset += cat.levels.size();
     }
-    return net.clamp_efficiency(detail::forward(net, a));
+    return net.clamp_efficiency(detail::checked_output(net, detail::forward(net, a)));
 }
 
 /// Predicts the efficiency from the input vector itself (`input_width()` finite values, already log1p'd and
@@ -158,7 +169,7 @@ inline void require_evaluable(const network& net) {
         if (!std::isfinite(a[i]))
             report_network(net, "input value ", i + 1, " must be finite as a float, got ", input[i]);
     }
-    return detail::forward(net, a);
+    return detail::checked_output(net, detail::forward(net, a));
 }
 
 /// The index of `level` among the levels of categorical input `which`, for `evaluate`.

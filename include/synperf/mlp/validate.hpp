@@ -96,6 +96,8 @@ template <class... Parts>
 [[nodiscard]] inline bool evaluable(const network& net) noexcept {
     const std::size_t input_width = net.input_width();
     if (input_width == 0 || input_width > max_width || net.member_count() > max_members) return false;
+    // The output is clamped into this range, so a NaN bound would pass straight through.
+    if (!std::isfinite(net.efficiency_min) || !std::isfinite(net.efficiency_max)) return false;
     for (std::size_t m = 0; m < net.member_count(); ++m) {
         const auto& layers = net.member(m);
         if (layers.empty()) return false;

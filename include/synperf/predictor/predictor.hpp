@@ -161,7 +161,9 @@ using default_scheduler_t = std::conditional_t<work::is_persistent(F::main_dispa
 /// A predictor composed at compile time from a GPU policy, a kernel family, a scheduler and a cost model.
 ///
 /// The scheduler defaults to the one the family's main kernel needs on G; choosing one of the wrong kind
-/// (a persistent kernel on the hardware dispatcher, or the reverse) is a compile error.
+/// (a persistent kernel on the hardware dispatcher, or the reverse) is a compile error. Where a family picks its
+/// main kernel per problem and picks one of the other kind, the default schedules it with the built-in
+/// scheduler of that kind; a scheduler given as S refuses it at run time (`invalid_argument`).
 template <gpu::GpuSpec G, family::KernelFamily F, scheduler::Scheduler S = default_scheduler_t<F, G>,
           cost::CostModel C = cost::mlp_cost>
 class predictor {
@@ -187,15 +189,21 @@ public:
             p, G::numbers, framework,
             [](const work::kernel_launch& k, const gpu::gpu_numbers& g, const scheduler::schedule_options& o) {
                 // The compile-time check covers F::main_dispatch(g); a family whose kernel is chosen at run
-                // time (attention backends) can still hand S a kernel of the other kind.
+                // time (attention backends, FP8 GEMM's small-M kernels) can still hand S a kernel of the other kind.
+                // With the family's own scheduler that kernel goes to the built-in scheduler of its kind, as the
+                // family chose it; a scheduler of the user's cannot place it.
                 constexpr bool s_persistent = std::same_as<typename S::dispatch, scheduler::persistent_dispatch_tag>;
-                if (work::is_persistent(k.dispatch) != s_persistent)
+                if constexpr (std::same_as<S, default_scheduler_t<F, G>>) {
+                    if (work::is_persistent(k.dispatch) != s_persistent)
+                        return scheduler::run_scheduler(k.dispatch, std::span<const work::task_class>(k.tasks), g, o);
+                } else if (work::is_persistent(k.dispatch) != s_persistent) {
                     synperf::detail::report_error(
                         "predictor: the main kernel '" + k.name + "' chosen for this problem is " +
                         (s_persistent ? "dispatched by the hardware (one CTA per tile)" : "persistent") +
                         ", but scheduler S only places " + (s_persistent ? "persistent kernels" : "one-CTA-per-tile kernels") +
                         "; use runtime_predictor (schedules each kernel by its dispatch kind) or a predictor with " +
                         (s_persistent ? "scheduler::hardware_round_robin" : "scheduler::min_heap_persistent"));
+                }
                 return S::schedule(std::span<const work::task_class>(k.tasks), g, o);
             },
             cost_);

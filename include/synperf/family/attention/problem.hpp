@@ -172,6 +172,15 @@ private:
 /// Checks an attention problem; throws `invalid_argument` naming the bad field.
 inline void validate(const attention_problem& p) {
     const auto fail = [](const std::string& what) { synperf::detail::report_error("attention: " + what); };
+    // Enumerators only: a cast integer would read as bf16, or fail later naming a kernel '?'.
+    if (static_cast<unsigned>(p.stage) > static_cast<unsigned>(phase::decode))
+        fail("unknown phase " + std::to_string(static_cast<int>(p.stage)));
+    if (static_cast<unsigned>(p.kv_type) > static_cast<unsigned>(kv_dtype::fp8))
+        fail("unknown KV-cache dtype " + std::to_string(static_cast<int>(p.kv_type)));
+    if (static_cast<unsigned>(p.backend) > static_cast<unsigned>(framework::vllm))
+        fail("unknown framework " + std::to_string(static_cast<int>(p.backend)));
+    if (static_cast<unsigned>(p.kernel) > static_cast<unsigned>(kernel_impl::triton))
+        fail("unknown kernel " + std::to_string(static_cast<int>(p.kernel)));
     if (p.requests.empty()) fail("the batch is empty: give at least one request");
     if (p.heads <= 0 || p.heads > 65536) fail("heads must be in 1..65536, got " + std::to_string(p.heads));
     if (p.kv_heads <= 0) fail("kv_heads must be > 0, got " + std::to_string(p.kv_heads));
@@ -179,13 +188,13 @@ inline void validate(const attention_problem& p) {
         fail("heads (" + std::to_string(p.heads) + ") must be a multiple of kv_heads (" + std::to_string(p.kv_heads) + ")");
     if (p.head_dim <= 0 || p.head_dim > 1024) fail("head_dim must be in 1..1024, got " + std::to_string(p.head_dim));
     if (p.v_head_dim < 0 || p.v_head_dim > 1024) fail("v_head_dim must be in 0..1024, got " + std::to_string(p.v_head_dim));
-    if (p.window < 0) fail("window must be >= 0, got " + std::to_string(p.window));
+    constexpr std::int64_t max_len = std::int64_t{1} << 24;  // 16 M tokens per request
+    if (p.window < 0 || p.window > max_len) fail("window must be in 0..2^24 tokens (0: none), got " + std::to_string(p.window));
     if (p.page_size <= 0 || p.page_size > (1 << 24))
         fail("page_size must be in 1..2^24 (tokens per KV page), got " + std::to_string(p.page_size));
     if (p.fp8_compute && p.kv_type != kv_dtype::fp8) fail("fp8 attention math needs an fp8 KV cache");
     if (p.fp8_inputs && p.kv_type != kv_dtype::fp8) fail("fp8 inputs (q, k, v) need an fp8 KV cache");
     if (p.v_aliases_k && p.dv() != p.head_dim) fail("V reads that alias K's blocks need V's head dim equal to K's");
-    constexpr std::int64_t max_len = std::int64_t{1} << 24;  // 16 M tokens per request
     constexpr std::int64_t max_count = std::int64_t{1} << 20;
     double tokens = 0, queries = 0;
     for (std::size_t i = 0; i < p.requests.size(); ++i) {
