@@ -179,6 +179,21 @@ TEST_CASE("allreduce: bad inputs give clear errors") {
     system::system_spec slow = system::make_system("x", h100.numbers, 8, system::topology::pcie);
     slow.pcie_gbps = 1e-300;
     CHECK_THROWS_WITH_AS((void)system::validate(slow), doctest::Contains("pcie_gbps must be in 0.1..1e5"), invalid_argument);
+    slow = system::make_system("x", h100.numbers, 8, system::topology::pcie);
+    slow.p2p_group_size = 2;
+    slow.host_bridge_gbps = 1e-300;
+    CHECK_THROWS_WITH_AS((void)system::validate(slow), doctest::Contains("host_bridge_gbps must be 0 (none) or in 0.1..1e6, got 1e-300"),
+                         invalid_argument);
+    // Values outside the enumerations (a cast integer) are refused, not read as a default size or level.
+    auto odd = problem("h100_sxm", 8, 1024);
+    odd.dtype = static_cast<collective_dtype>(9);
+    CHECK_THROWS_WITH_AS(family::validate(odd), doctest::Contains("unknown dtype 9"), invalid_argument);
+    odd = problem("h100_sxm", 8, 1024);
+    odd.implementation = static_cast<collective_impl>(9);
+    CHECK_THROWS_WITH_AS(family::validate(odd), doctest::Contains("unknown implementation 9"), invalid_argument);
+    odd = problem("h100_sxm", 8, 1024);
+    odd.op = static_cast<collective_op>(7);
+    CHECK_THROWS_WITH_AS(family::validate(odd), doctest::Contains("unknown op 7"), invalid_argument);
     slow = system::make_system("x", h100.numbers, 8, system::topology::nvswitch);
     slow.nvlink_latency_us = 1e300;
     CHECK_THROWS_WITH_AS((void)system::validate(slow), doctest::Contains("link latencies must be in (0, 1000] us"), invalid_argument);

@@ -94,6 +94,17 @@ TEST_CASE("attention: invalid problems give clear errors") {
                                  synperf::invalid_argument);
         }
     }
+    SUBCASE("values outside the enumerations") {
+        auto p = prefill(at::framework::sglang, 1, 128);
+        p.kv_type = static_cast<at::kv_dtype>(9);
+        CHECK_THROWS_WITH_AS(attention_prefill::plan(p, h100), doctest::Contains("unknown KV-cache dtype 9"), synperf::invalid_argument);
+        p = prefill(at::framework::sglang, 1, 128);
+        p.backend = static_cast<at::framework>(9);
+        CHECK_THROWS_WITH_AS(attention_prefill::plan(p, h100), doctest::Contains("unknown framework 9"), synperf::invalid_argument);
+        p = prefill(at::framework::sglang, 1, 128);
+        p.kernel = static_cast<at::kernel_impl>(42);
+        CHECK_THROWS_WITH_AS(attention_prefill::plan(p, h100), doctest::Contains("unknown kernel 42"), synperf::invalid_argument);
+    }
     SUBCASE("mismatched ragged lists") {
         CHECK_THROWS_WITH_AS((void)at::ragged_batch({10, 20}, {10}), doctest::Contains("2 query lengths but 1 KV lengths"),
                              synperf::invalid_argument);

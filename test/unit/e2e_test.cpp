@@ -183,6 +183,11 @@ TEST_CASE("e2e model config: a byte-order mark is skipped, and an odd head size 
         R"("model_type":"llama","hidden_size":4096,"num_attention_heads":32,"num_hidden_layers":32,"intermediate_size":14336,
            "vocab_size":32000)";
     CHECK(e2e::parse_model_config("\xEF\xBB\xBF{" + dense + "}", "bom").hidden == 4096);
+    // A hidden size past the range is named itself, not through the head size it would imply.
+    CHECK_THROWS_WITH_AS((void)e2e::parse_model_config(R"({"model_type":"llama","hidden_size":9007199254740992,"num_attention_heads":32,
+                                                          "num_hidden_layers":32,"intermediate_size":14336,"vocab_size":32000})",
+                                                       "big.json"),
+                         doctest::Contains("hidden_size must be in 1..2^20"), load_error);
     CHECK_THROWS_WITH_AS((void)e2e::parse_model_config("{" + dense + R"(,"head_dim":7})", "cfg.json"),
                          doctest::Contains("cfg.json: expected a consistent config, got: head_dim must be an even number in 2..1024, got 7"),
                          load_error);

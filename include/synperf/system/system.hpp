@@ -134,8 +134,8 @@ inline const system_spec& validate(const system_spec& s) {
         bad("p2p_group_size must be in 0..gpus_per_node, got " + std::to_string(s.p2p_group_size));
     if (s.p2p_group_size > 0 && s.gpus_per_node % s.p2p_group_size != 0)
         bad("p2p_group_size (" + std::to_string(s.p2p_group_size) + ") must divide gpus_per_node (" + std::to_string(s.gpus_per_node) + ")");
-    if (!(s.host_bridge_gbps >= 0) || !(s.host_bridge_gbps <= 1e6))  // NaN fails too
-        bad("host_bridge_gbps must be in 0..1e6, got " + synperf::detail::value_text(s.host_bridge_gbps));
+    if (!(s.host_bridge_gbps == 0 || (s.host_bridge_gbps >= 0.1 && s.host_bridge_gbps <= 1e6)))  // NaN fails too
+        bad("host_bridge_gbps must be 0 (none) or in 0.1..1e6, got " + synperf::detail::value_text(s.host_bridge_gbps));
     if (s.p2p_group_size > 0 && !(s.host_bridge_gbps > 0)) bad("p2p_group_size needs host_bridge_gbps > 0");
     if (s.wiring == topology::nvlink_pairwise && s.gpus_per_node % 2 != 0)
         bad("nvlink_pairwise needs an even gpus_per_node, got " + std::to_string(s.gpus_per_node));
