@@ -585,6 +585,25 @@ TEST_CASE("schedulers reject bad input with a clear message") {
     CHECK_THROWS_WITH_AS((void)min_heap_persistent::schedule(unequal, g, o),
                          "synperf: min_heap_persistent: persistent_ctas must be in 0..2^24, got 2147483653",
                          synperf::invalid_argument);
+    // A GPU rate of NaN or below 0 is named by the pipe it breaks (std::max alone would drop a NaN term).
+    task_work dram_and_tensor = tensor_task(1);
+    dram_and_tensor.dram_bytes = 1;
+    const std::vector<task_class> both{{dram_and_tensor, 1}};
+    gpu_numbers broken = g;
+    broken.dram_gbps = std::numeric_limits<double>::quiet_NaN();
+    CHECK_THROWS_WITH_AS((void)hardware_round_robin::schedule(both, broken, {}), doctest::Contains("task class 0 dram cycles must be finite and >= 0"),
+                         synperf::invalid_argument);
+    broken = g;
+    broken.tensor_bf16_flop_per_clk = -1;
+    CHECK_THROWS_WITH_AS((void)min_heap_persistent::schedule(both, broken, {}), doctest::Contains("task class 0 tensor cycles"),
+                         synperf::invalid_argument);
+    // Tensor work of a type the GPU has no rate for.
+    task_work fp4 = tensor_task(1);
+    fp4.tensor_type = synperf::gpu::tensor_dtype::fp4;
+    broken = g;
+    broken.tensor_fp4_flop_per_clk = 0;
+    CHECK_THROWS_WITH_AS((void)hardware_round_robin::schedule(std::vector<task_class>{{fp4, 1}}, broken, {}),
+                         doctest::Contains("(the GPU has no rate for its tensor type)"), synperf::invalid_argument);
 }
 
 TEST_CASE("min_heap_persistent: units 2^70 times apart in cost neither overflow nor loop") {
