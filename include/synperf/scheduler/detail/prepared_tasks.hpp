@@ -95,13 +95,17 @@ inline void stamp_tensor_kind(work::task_work& w, const prepared_tasks& p) noexc
         // Each pipe's cycles, not only their max: std::max drops a NaN from a rate of NaN, and a negative rate's
         // term falls below the others. 1e30 marks tensor work of a type the GPU has no rate for.
         const work::pipe_cycles pc = work::sm_cycles(c.work, g);
-        const std::pair<const char*, double> pipes[] = {{"tensor", pc.tensor}, {"fma", pc.fma}, {"xu", pc.xu},
-                                                        {"dram", pc.dram},     {"l2", pc.l2},   {"smem", pc.smem}};
-        for (const auto& [pipe, cycles] : pipes)
-            if (!(cycles >= 0) || !std::isfinite(cycles) || cycles == 1e30)
-                synperf::detail::report_error(where() + ": task class " + std::to_string(k) + " " + pipe + " cycles must be finite and >= 0" +
-                                              (cycles == 1e30 ? " (the GPU has no rate for its tensor type)" : " (check the GPU's rates)") +
-                                              ", got " + number_text(cycles));
+        const auto usable = [](double cycles) { return cycles >= 0 && cycles < 1e30; };  // NaN fails
+        if (!(usable(pc.tensor) && usable(pc.fma) && usable(pc.xu) && usable(pc.dram) && usable(pc.l2) && usable(pc.smem))) {
+            const std::pair<const char*, double> pipes[] = {{"tensor", pc.tensor}, {"fma", pc.fma}, {"xu", pc.xu},
+                                                            {"dram", pc.dram},     {"l2", pc.l2},   {"smem", pc.smem}};
+            for (const auto& [pipe, cycles] : pipes)
+                if (!usable(cycles))
+                    synperf::detail::report_error(where() + ": task class " + std::to_string(k) + " " + pipe +
+                                                  " cycles must be finite and >= 0" +
+                                                  (cycles == 1e30 ? " (the GPU has no rate for its tensor type)" : " (check the GPU's rates)") +
+                                                  ", got " + number_text(cycles));
+        }
         const double cost = pc.max();
         p.cost[k] = cost;
         if (c.count == 0) continue;
