@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace synperf {
@@ -65,6 +66,14 @@ namespace detail {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g", count);
     return buf;
+}
+
+/// Whether `value` is none of its enum's enumerators 0 .. `last`, as an integer cast to the enum can be: read on,
+/// it would pass for some default size or level.
+template <class E>
+[[nodiscard]] constexpr bool outside_enum(E value, E last) noexcept {
+    using unsigned_type = std::make_unsigned_t<std::underlying_type_t<E>>;  // a negative value wraps past `last`
+    return static_cast<unsigned_type>(value) > static_cast<unsigned_type>(last);
 }
 
 /// A number for a message, in six significant digits ("-1", "1e+30", "0.25"): std::to_string of a double prints

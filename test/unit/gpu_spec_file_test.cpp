@@ -20,14 +20,7 @@ using synperf::gpu::runtime_gpu;
 
 const std::string data_dir = SYNPERF_TEST_DATA_DIR "/gpu_specs/";
 
-// Field-by-field equality over every spec key.
-bool same_numbers(const gpu_numbers& a, const gpu_numbers& b) {
-    for (const auto& f : synperf::gpu::detail::number_fields) {
-        if (f.int_member != nullptr ? a.*f.int_member != b.*f.int_member : a.*f.double_member != b.*f.double_member)
-            return false;
-    }
-    return true;
-}
+using synperf::gpu::detail::same_numbers;  // field-by-field equality over every spec key
 
 // True if T can be brace-initialised from N values: the aggregate's member count.
 struct any_value {

@@ -198,12 +198,11 @@ inline bool trtllm_custom_allowed(const allreduce_problem& p) {
 inline void validate(const allreduce_problem& p, bool allow_one_gpu = false) {
     system::validate(p.system);
     const auto bad = [](const std::string& what) { synperf::detail::report_error("allreduce: " + what); };
-    // Enumerators only: a cast integer would read as some default size or level.
-    if (static_cast<unsigned>(p.op) > static_cast<unsigned>(collective_op::reduce_scatter))
+    if (synperf::detail::outside_enum(p.op, collective_op::reduce_scatter))
         bad("unknown op " + std::to_string(static_cast<int>(p.op)));
-    if (static_cast<unsigned>(p.dtype) > static_cast<unsigned>(collective_dtype::int8))
+    if (synperf::detail::outside_enum(p.dtype, collective_dtype::int8))
         bad("unknown dtype " + std::to_string(static_cast<int>(p.dtype)));
-    if (static_cast<unsigned>(p.implementation) > static_cast<unsigned>(collective_impl::torch))
+    if (synperf::detail::outside_enum(p.implementation, collective_impl::torch))
         bad("unknown implementation " + std::to_string(static_cast<int>(p.implementation)));
     if (p.gpus < (allow_one_gpu ? 1 : 2))
         bad("gpus must be >= " + std::string(allow_one_gpu ? "1" : "2 for a collective") + ", got " + std::to_string(p.gpus) +

@@ -350,10 +350,10 @@ inline void assign_field(runtime_gpu& g, std::string_view assignment) {
 inline void apply_overrides(runtime_gpu& g, std::span<const std::string> assignments) {
     runtime_gpu copy = g;
     std::string all;
+    const auto key = [](std::string_view s) { return detail::trim(s.substr(0, s.find('='))); };
     for (std::size_t i = 0; i < assignments.size(); ++i) {
         const std::string& a = assignments[i];
         // One value per field, as in a spec file: a second one is a mistake, not an update.
-        const auto key = [](std::string_view s) { return detail::trim(s.substr(0, s.find('='))); };
         for (std::size_t j = 0; j < i; ++j)
             if (key(assignments[j]) == key(a))
                 synperf::detail::report_error(detail::str_cat({"--set ", key(a), " is given twice (", detail::quoted(assignments[j]),

@@ -172,14 +172,13 @@ private:
 /// Checks an attention problem; throws `invalid_argument` naming the bad field.
 inline void validate(const attention_problem& p) {
     const auto fail = [](const std::string& what) { synperf::detail::report_error("attention: " + what); };
-    // Enumerators only: a cast integer would read as bf16, or fail later naming a kernel '?'.
-    if (static_cast<unsigned>(p.stage) > static_cast<unsigned>(phase::decode))
+    if (synperf::detail::outside_enum(p.stage, phase::decode))
         fail("unknown phase " + std::to_string(static_cast<int>(p.stage)));
-    if (static_cast<unsigned>(p.kv_type) > static_cast<unsigned>(kv_dtype::fp8))
+    if (synperf::detail::outside_enum(p.kv_type, kv_dtype::fp8))
         fail("unknown KV-cache dtype " + std::to_string(static_cast<int>(p.kv_type)));
-    if (static_cast<unsigned>(p.backend) > static_cast<unsigned>(framework::vllm))
+    if (synperf::detail::outside_enum(p.backend, framework::vllm))
         fail("unknown framework " + std::to_string(static_cast<int>(p.backend)));
-    if (static_cast<unsigned>(p.kernel) > static_cast<unsigned>(kernel_impl::triton))
+    if (synperf::detail::outside_enum(p.kernel, kernel_impl::triton))
         fail("unknown kernel " + std::to_string(static_cast<int>(p.kernel)));
     if (p.requests.empty()) fail("the batch is empty: give at least one request");
     if (p.heads <= 0 || p.heads > 65536) fail("heads must be in 1..65536, got " + std::to_string(p.heads));
