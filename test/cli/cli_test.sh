@@ -357,6 +357,14 @@ case "$case" in
     # moe_kernel's messages name moe_kernel, and a zero block size is a bad value, not a missing one.
     expect_error "moe_kernel: topk \(9\) must be <= experts \(8\)" predict moe_kernel --gpu a100_sxm --tokens 64 --hidden 4096 --inter 14336 --experts 8 --topk 9 --block-m 64 --block-n 64 --block-k 64
     expect_error "--block-m: must be > 0, got 0" predict moe_kernel --gpu a100_sxm --tokens 64 --hidden 4096 --inter 14336 --experts 8 --topk 2 --block-m 0 --block-n 64 --block-k 64
+    # A framework that runs another's kernels says so; the embedding gather says which kernel runs.
+    "$synperf" predict allreduce --gpu h100_sxm --gpus 8 --bytes 1048576 --framework vllm \
+      | grep -q "vllm (the same custom all-reduce as sglang, modelled as sglang)" || fail "allreduce --framework vllm label"
+    "$synperf" predict elementwise --gpu h100_sxm --op embedding --rows 8 --cols 4096 --vocab 32000 --gather vectorized \
+      | grep -q "gather=vectorized (16 rows or fewer: PyTorch's small-index kernel runs)" || fail "small gather label"
+    # A GPU from a spec file has no SGLang tuned MoE files: the default rule, no error.
+    "$synperf" predict moe --gpu-spec "$src/examples/specs/hypothetical_h100_8tbs.spec" --tokens 64 --hidden 4096 --inter 14336 \
+      --experts 8 --topk 2 | grep -q latency || fail "moe on a spec-file GPU"
     # Numbers in messages read as numbers.
     expect_error "reuse_distance_bytes must be finite and >= 0 \(0 = serving\), got -1$" predict gemm --gpu h100_sxm --m 128 --n 4096 --k 4096 --reuse-distance -1;;
   train_smoke)

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 
 #include "synperf/error.hpp"
@@ -241,4 +242,29 @@ TEST_CASE("allreduce: a system with no data is predicted from its spec alone (H2
     // A hand-filled GPU spec is validated before it is used, and the error names the field.
     g.l2_gbps = std::numeric_limits<double>::infinity();
     CHECK_THROWS_WITH_AS((void)family::predict_collective(p, g), doctest::Contains("l2_gbps"), invalid_argument);
+}
+
+namespace {
+/// A fixed efficiency and the framework level the predictor passed in.
+struct level_recording_cost {
+    std::size_t* level;
+    [[nodiscard]] double efficiency(std::span<const double>, std::size_t framework_level) const {
+        *level = framework_level;
+        return 0.5;
+    }
+};
+}  // namespace
+
+TEST_CASE("allreduce: the framework a prediction names is the problem's implementation") {
+    const gpu::runtime_gpu h100 = gpu::find_gpu("h100_sxm");
+    std::size_t level = 99;
+    const runtime_predictor<family::allreduce, level_recording_cost> pred(h100.numbers, level_recording_cost{&level});
+    const family::allreduce_problem p = problem("h100_sxm", 8, 1 << 20, collective_impl::sglang);
+    CHECK_NOTHROW((void)pred.predict(p, "sglang"));
+    CHECK(level == family::allreduce::framework_level("sglang"));
+    CHECK_NOTHROW((void)pred.predict(p, "vllm"));  // vLLM runs SGLang's custom all-reduce: the same level
+    // Another implementation's level with this one's kernels would be a silent mix; the default level is trtllm's.
+    CHECK_THROWS_WITH_AS((void)pred.predict(p, "trtllm"),
+                         doctest::Contains("framework 'trtllm' is not the problem's implementation 'sglang'"), invalid_argument);
+    CHECK_THROWS_WITH_AS((void)pred.predict(p), doctest::Contains("is not the problem's implementation"), invalid_argument);
 }

@@ -99,11 +99,15 @@ TEST_CASE("elementwise: residual add, RoPE and embedding shapes") {
     CHECK(plan.kernels[0].tasks[0].count == 4096);
     CHECK(plan.kernels[0].launch.threads_per_cta == 32);
     // Rows that are not a multiple of 16 bytes, and at most 16 indices, keep the index_select kernels.
+    // `runs_vectorized_gather` says which (the CLI labels the run with it).
+    CHECK(runs_vectorized_gather(emb));
     emb.cols = 4100;
     CHECK(elementwise::plan(emb, h100).kernels[0].name == "indexSelectLargeIndex");
+    CHECK_FALSE(runs_vectorized_gather(emb));
     emb.cols = 4096;
     emb.rows = 16;
     CHECK(elementwise::plan(emb, h100).kernels[0].name == "indexSelectSmallIndex");
+    CHECK_FALSE(runs_vectorized_gather(emb));
 }
 
 TEST_CASE("elementwise: invalid shapes give clear errors") {

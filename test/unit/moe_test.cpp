@@ -214,6 +214,14 @@ TEST_CASE("moe: SGLang's tuned config file, nearest token count, wins over the d
     moe_problem given = problem(256, 2048, 768, 128, 8, 1, 1, moe_kernel_config{16, 32, 64, 1, 4, 3});
     given.tuned_configs_gpu = "h100_sxm";
     CHECK(moe::plan(given, g).w13.config.bm == 16);
+    // A CUDA device string or alias names the same GPU's files; a name that is no catalogue GPU is an error, not the
+    // default rule in silence.
+    p.tuned_configs_gpu = "NVIDIA H100 80GB HBM3";
+    REQUIRE(moe::plan(p, g).tuned_file != nullptr);
+    CHECK(moe::plan(p, g).tuned_file->gpu == "h100_sxm");
+    p.tuned_configs_gpu = "h100sxm";
+    CHECK_THROWS_WITH_AS((void)moe::plan(p, g), doctest::Contains("tuned_configs_gpu 'h100sxm' is not a catalogue GPU"),
+                         synperf::invalid_argument);
 }
 
 TEST_CASE("moe: invalid inputs are clear errors") {

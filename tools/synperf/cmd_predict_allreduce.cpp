@@ -75,6 +75,14 @@ system::system_spec node_of(const predict_allreduce_options& o, const gpu::runti
     return sys;
 }
 
+/// The implementation as the user named it; a framework that runs another's kernels says which (vLLM's custom
+/// all-reduce is SGLang's, so `--framework vllm` is modelled as `sglang`).
+std::string implementation_label(const predict_allreduce_options& o, family::collective_impl impl) {
+    const std::string_view modelled = family::to_string(impl);
+    if (o.implementation == modelled) return o.implementation;
+    return fmt::format("{} (the same custom all-reduce as {}, modelled as {})", o.implementation, modelled, modelled);
+}
+
 /// `--csv FILE`: one collective per row (columns gpus, bytes), one CSV line of output per row (with `--json`, one
 /// JSON array of rows).
 void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::runtime_gpu& g, const system::system_spec& sys) {
@@ -106,8 +114,9 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
         const std::string algorithm = p.gpus == 1 ? "none" : std::string(family::to_string(family::estimate(p).policy));
         if (o.json) {
             nlohmann::json row{{"gpu", g.name}, {"family", "allreduce"}, {"op", std::string(family::to_string(p.op))},
-                               {"implementation", std::string(family::to_string(p.implementation))}, {"gpus", p.gpus},
-                               {"bytes", p.bytes}, {"system", sys.name}, {"latency_us", r.latency_us}, {"efficiency", efficiency},
+                               {"implementation", std::string(family::to_string(p.implementation))},
+                               {"framework", o.implementation}, {"gpus", p.gpus}, {"bytes", p.bytes}, {"system", sys.name},
+                               {"latency_us", r.latency_us}, {"efficiency", efficiency},
                                {"theoretical_us", r.theoretical_us}, {"algorithm", algorithm}};
             measured.add_json_fields(row, i, r.latency_us);
             doc.add(row);
@@ -155,12 +164,12 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
                 algorithms[std::string(family::to_string(a))] = {{"latency_us", e[a].latency_us}, {"bandwidth_us", e[a].bandwidth_us},
                                                                  {"total_us", e[a].total_us()}};
         const nlohmann::json out{{"gpu", g.name}, {"family", "allreduce"}, {"op", std::string(family::to_string(p.op))},
-                                 {"implementation", std::string(family::to_string(p.implementation))}, {"gpus", p.gpus},
-                                 {"bytes", p.bytes}, {"system", {{"name", sys.name}, {"topology", std::string(system::to_string(sys.wiring))},
-                                                                 {"gpus_per_node", sys.gpus_per_node}, {"link_gbps", e.gbps},
-                                                                 {"p2p_group_size", sys.p2p_group_size},
-                                                                 {"host_bridge_gbps", sys.host_bridge_gbps},
-                                                                 {"hop_latency_us", e.hop_us}, {"nvls", sys.in_switch_reduction}}},
+                                 {"implementation", std::string(family::to_string(p.implementation))},
+                                 {"framework", o.implementation}, {"gpus", p.gpus}, {"bytes", p.bytes},
+                                 {"system", {{"name", sys.name}, {"topology", std::string(system::to_string(sys.wiring))},
+                                             {"gpus_per_node", sys.gpus_per_node}, {"link_gbps", e.gbps},
+                                             {"p2p_group_size", sys.p2p_group_size}, {"host_bridge_gbps", sys.host_bridge_gbps},
+                                             {"hop_latency_us", e.hop_us}, {"nvls", sys.in_switch_reduction}}},
                                  {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
                                  {"algorithm", std::string(family::to_string(e.policy))}, {"alpha_beta_us", e.policy_us},
                                  {"algorithms", algorithms}, {"kernel", r.kernels.front().name}, {"ctas", r.kernels.front().tasks},
@@ -174,7 +183,7 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
                                 : fmt::format(", peer access in groups of {}, {:g} GB/s host bridge", sys.p2p_group_size,
                                               sys.host_bridge_gbps);
     fmt::print("{} of {} bytes on {} x {} ({}, {} GPUs per node{}, {:.4g} GB/s per direction), {}\n", family::to_string(p.op), p.bytes,
-               p.gpus, g.name, system::to_string(sys.wiring), sys.gpus_per_node, p2p, e.gbps, family::to_string(p.implementation));
+               p.gpus, g.name, system::to_string(sys.wiring), sys.gpus_per_node, p2p, e.gbps, implementation_label(o, p.implementation));
     fmt::print("  latency      {:.3f} us\n", r.latency_us);
     fmt::print("  efficiency   {}\n", efficiency_text(r.efficiency));
     fmt::print("  theoretical  {:.3f} us (fastest algorithm: {})\n", r.theoretical_us, family::to_string(e.fastest));

@@ -290,9 +290,15 @@ void run_predict_elementwise(const predict_elementwise_options& o) {
         fields["cols"] = p.cols;
     }
     if (p.kind == family::elementwise_kind::embedding) {
-        what += fmt::format(" vocab={} gather={}", p.vocab, family::to_string(p.gather));
+        // A vectorized gather asked for where PyTorch runs index_select's kernels says so.
+        const bool fallback = p.gather == family::gather_kernel::vectorized && !family::runs_vectorized_gather(p);
+        what += fmt::format(" vocab={} gather={}{}", p.vocab, family::to_string(p.gather),
+                            fallback ? (p.rows <= 16 ? " (16 rows or fewer: PyTorch's small-index kernel runs)"
+                                                     : " (rows not whole 16-byte vectors: index_select runs)")
+                                     : "");
         fields["vocab"] = p.vocab;
         fields["gather"] = std::string(family::to_string(p.gather));
+        fields["gather_kernel_runs"] = family::runs_vectorized_gather(p) ? "vectorized" : "index_select";
     }
     what += " " + o.dtype + (p.kind == family::elementwise_kind::fp8_quantize ? " -> e4m3" : "");
     fields["dtype"] = o.dtype;

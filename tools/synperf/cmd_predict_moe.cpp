@@ -52,7 +52,7 @@ family::moe_problem problem_of(const predict_moe_options& o, const gpu::runtime_
     family::moe_problem p{o.tokens, o.hidden, o.inter, o.experts, o.topk, o.tp, o.ep,
                           o.dtype == "fp8" ? family::moe_dtype::fp8 : family::moe_dtype::bf16, std::nullopt};
     if (o.config) p.config = parse_config(*o.config);
-    if (!o.default_rule) p.tuned_configs_gpu = g.name;
+    if (!o.default_rule && o.gpu.spec_file.empty()) p.tuned_configs_gpu = g.name;  // a spec file's GPU has no tuned files
     p.remote = o.remote == "clamped" ? family::moe_remote_slots::clamped_to_expert0 : family::moe_remote_slots::dropped;
     return p;
 }

@@ -33,6 +33,7 @@
 #include "synperf/family/rmsnorm.hpp"
 #include "synperf/family/silu_mul.hpp"
 #include "synperf/gpu/numbers.hpp"
+#include "synperf/gpu/registry.hpp"
 #include "synperf/mlp/network.hpp"
 #include "synperf/predictor/predictor.hpp"
 #include "synperf/system/system.hpp"
@@ -134,7 +135,9 @@ const P& problem_as(const op& o) {
 class kernel_estimator {
 public:
     /// `g`: the GPU (per-GPU numbers; TP ranks are alike); `fw`: the framework (the families' categorical
-    /// input and kernel choices); `node`: the system collectives run on (needed when TP > 1).
+    /// input and kernel choices); `node`: the system collectives run on (needed when TP > 1). The node's wiring and
+    /// links are used as given (a node is its own policy, `system::make_system` builds one from a GPU's links), and its
+    /// `gpu`, when a catalogue GPU, picks SGLang's tuned MoE configs: build it for the GPU `g` describes.
     kernel_estimator(gpu::gpu_numbers g, framework fw, family_models models, std::optional<system::system_spec> node = {})
         : g_(gpu::validate(g)), fw_(fw), fw_name_(to_string(fw)), models_(std::move(models)), node_(std::move(node)) {
         if (models_.gemm) gemm_.emplace(g_, cost::mlp_cost(models_.gemm));
@@ -332,7 +335,8 @@ private:
         q.ep = p.ep;
         q.remote = family::moe_remote_slots::dropped;  // serving: the slots of other GPUs' experts are skipped
         q.dtype = p.fp8 ? family::moe_dtype::fp8 : family::moe_dtype::bf16;
-        if (node_) q.tuned_configs_gpu = node_->gpu;  // SGLang's tuned config files for this GPU, if it ships any
+        // SGLang's tuned config files for a catalogue GPU, if it ships any; a GPU from a spec file has none.
+        if (node_ && gpu::catalogue_id_of(node_->gpu)) q.tuned_configs_gpu = node_->gpu;
         return moe_->predict(q, "sglang").latency_us;
     }
 

@@ -316,6 +316,13 @@ struct allreduce {
     static std::size_t framework_level(std::string_view framework) {
         return static_cast<std::size_t>(parse_collective_impl(framework));
     }
+    /// The framework level is the problem's implementation: another one would feed the model one implementation's
+    /// level with another's kernels.
+    static void check_framework(const allreduce_problem& p, std::string_view framework) {
+        if (parse_collective_impl(framework) != p.implementation)
+            synperf::detail::report_error("allreduce: framework '" + std::string(framework) + "' is not the problem's implementation '" +
+                                          std::string(to_string(p.implementation)) + "' (pass to_string(p.implementation))");
+    }
 
     static constexpr std::array<std::string_view, 22> feature_names{
         "theoretical_us", "latency_term_us", "bandwidth_term_us", "policy_us", "one_shot_us", "two_shot_us", "ring_us",

@@ -78,6 +78,13 @@ struct elementwise_problem {
     int element_bytes = 2;       ///< activation element size; fp8_quantize reads bf16 (2)
 };
 
+/// Whether an embedding runs PyTorch's vectorized gather: asked for (`gather`), more than 16 rows (PyTorch keeps its
+/// small-index kernel up to 16) and rows a whole number of 16-byte vectors; otherwise index_select's kernels run.
+[[nodiscard]] inline bool runs_vectorized_gather(const elementwise_problem& p) noexcept {
+    return p.kind == elementwise_kind::embedding && p.gather == gather_kernel::vectorized && p.rows > 16 &&
+           (p.cols % 16) * p.element_bytes % 16 == 0;  // no overflow before validation
+}
+
 namespace elementwise_detail {
 
 using memory_bound::ceil_div;
@@ -156,7 +163,7 @@ inline memory_bound::launch_shape shape(const elementwise_problem& p, const gpu:
             const std::int64_t cap = std::int64_t(g.sm_count) * 8;
             const bool small = p.rows <= 16;
             const auto row_bytes = std::int64_t(double(p.cols) * e);
-            if (!small && p.gather == gather_kernel::vectorized && row_bytes % 16 == 0) {
+            if (runs_vectorized_gather(p)) {
                 const std::int64_t vectors = row_bytes / 16;
                 const std::int64_t grid_y = ceil_div(row_bytes, 256 * 16);
                 s.threads = int(std::min<std::int64_t>(256, ceil_div(vectors, 32) * 32));

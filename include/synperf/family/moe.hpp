@@ -37,6 +37,7 @@
 #include "synperf/features/analysis.hpp"
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/gpu/occupancy.hpp"
+#include "synperf/gpu/registry.hpp"
 #include "synperf/work/launch.hpp"
 #include "synperf/work/task.hpp"
 
@@ -54,7 +55,8 @@ struct moe_problem {
     moe_dtype dtype = moe_dtype::bf16;
     std::optional<moe_kernel_config> config;  ///< explicit config for both GEMMs; else SGLang's rule
     moe_remote_slots remote = moe_remote_slots::dropped;  ///< ep > 1: what the kernels do with remote slots
-    /// The GPU id (as `gpu::find_gpu` names it) whose SGLang tuned-config files apply; empty: the default rule only.
+    /// The catalogue GPU (id, CUDA device string or alias, as `gpu::find_gpu` takes it) whose SGLang tuned-config files
+    /// apply; empty: the default rule only (a GPU from a spec file has no tuned files). Another name is an error.
     std::string tuned_configs_gpu{};
 };
 
@@ -310,6 +312,9 @@ struct moe {
         check(p.topk, "topk", 4096);
         check(p.tp, "tp", 1024);
         check(p.ep, "ep", 4096);
+        if (!p.tuned_configs_gpu.empty() && !gpu::catalogue_id_of(p.tuned_configs_gpu))
+            fail("tuned_configs_gpu '" + p.tuned_configs_gpu + "' is not a catalogue GPU (known: " +
+                 gpu::detail::known_gpu_list() + "); leave it empty for SGLang's default rule");
         if (p.topk > p.experts)
             fail("topk (" + std::to_string(p.topk) + ") must be <= experts (" + std::to_string(p.experts) + ")");
         if (p.experts % p.ep != 0)
@@ -349,7 +354,9 @@ struct moe {
     /// The SGLang tuned-config file for this block on its GPU (E = local experts, N = I / tp), if SGLang ships one.
     static const sglang_tuned_file* tuned_file(const moe_problem& p) noexcept {
         if (p.config || p.tuned_configs_gpu.empty()) return nullptr;
-        return sglang_tuned_file_for(p.tuned_configs_gpu, p.experts / p.ep, p.inter / p.tp, p.dtype, block_quant(p));
+        const auto id = gpu::catalogue_id_of(p.tuned_configs_gpu);  // an alias names its GPU's files
+        if (!id) return nullptr;
+        return sglang_tuned_file_for(*id, p.experts / p.ep, p.inter / p.tp, p.dtype, block_quant(p));
     }
 
     /// The config SGLang runs: the explicit one, else its tuned file's (`file`, from `tuned_file(p)`) entry nearest to

@@ -112,6 +112,12 @@ constexpr bool same_visit_result(std::tuple<G...>*) {
     return runtime_gpu{std::string(e.name), std::string(e.display_name), *e.numbers};
 }
 
+/// The canonical id of the catalogue GPU a name denotes (id, CUDA device string or alias), or nullopt.
+[[nodiscard]] constexpr std::optional<std::string_view> catalogue_id_of(std::string_view name) noexcept {
+    if (const auto i = detail::find_gpu_index(name)) return detail::catalogue[*i].name;
+    return std::nullopt;
+}
+
 /// Canonical ids of the built-in GPUs, in catalogue order.
 [[nodiscard]] inline std::vector<std::string_view> known_gpu_names() {
     std::vector<std::string_view> out;

@@ -133,6 +133,8 @@ template <family::KernelFamily F, class ScheduleMain, cost::CostModel C>
 prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g, std::string_view framework,
                    ScheduleMain&& schedule_main, const C& cost) {
     const std::size_t level = F::framework_level(framework);
+    // A family whose problem names its framework too (all-reduce's implementation) refuses a different one.
+    if constexpr (requires { F::check_framework(p, framework); }) F::check_framework(p, framework);
     prediction out = analyze<F>(p, g, schedule_main, cost::priced_kernels(cost));
     // The cost model's efficiency is against the op's bound; a kernel whose decomposition is exact cannot run
     // faster than its busiest SM, whatever the model learned on other kernels.
