@@ -486,7 +486,16 @@ TEST_CASE("e2e run: decode steps never get faster, identical ops are predicted o
         r.decode_steps = 40;
         r.per_iteration_us = 0;
         e2e::kernel_estimator est(g, r.deploy.fw, constant_models(), system::builtin_system(name));
+        std::vector<std::int64_t> progress;  // the progress hook sees every step, in order, and the total
+        r.on_decode_step = [&progress](std::int64_t done, std::int64_t total) {
+            CHECK(total == 40);
+            progress.push_back(done);
+        };
         const e2e::run_result res = e2e::run(r, est);
+        r.on_decode_step = {};
+        REQUIRE(progress.size() == 40);
+        CHECK(progress.front() == 1);
+        CHECK(progress.back() == 40);
         REQUIRE(res.decode_step_ms.size() == 40);
         for (std::size_t s = 1; s < res.decode_step_ms.size(); ++s) CHECK(res.decode_step_ms[s] >= res.decode_step_ms[s - 1]);
         CHECK(res.decode_step_ms.back() > res.decode_step_ms.front());  // the KV grew by 40 tokens per request

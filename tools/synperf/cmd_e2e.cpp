@@ -3,8 +3,10 @@
 // GPU under a serving framework; `--dev-set FILE` compares against measured runs (e2e_dev.json).
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,7 +15,10 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <unistd.h>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -117,11 +122,42 @@ struct prepared {
     std::string catalogue_id;  ///< the catalogue GPU it was taken from; empty for a spec file (its node is built from its numbers)
 };
 
+/// On a terminal, a run that takes more than two seconds shows its decode steps on stderr, once a second, and
+/// clears the line when it is done; piped or redirected, it prints nothing.
+class decode_progress {
+public:
+    explicit decode_progress(std::string gpu) : gpu_(std::move(gpu)), next_(clock::now() + std::chrono::seconds(2)) {}
+    decode_progress(const decode_progress&) = delete;
+    decode_progress& operator=(const decode_progress&) = delete;
+    ~decode_progress() {
+        if (shown_) fmt::print(stderr, "\r\033[K");
+    }
+    void operator()(std::int64_t done, std::int64_t total) {
+        if (!terminal_ || (done & 63) != 0) return;  // the clock is read every 64 steps
+        const auto now = clock::now();
+        if (now < next_) return;
+        next_ = now + std::chrono::seconds(1);
+        shown_ = true;
+        fmt::print(stderr, "\re2e on {}: decode step {} of {} ({:.0f} %)", gpu_, done, total, 100.0 * double(done) / double(total));
+        std::fflush(stderr);
+    }
+
+private:
+    using clock = std::chrono::steady_clock;
+    std::string gpu_;
+    clock::time_point next_;
+    bool terminal_ = ::isatty(STDERR_FILENO) == 1;
+    bool shown_ = false;
+};
+
 e2e::run_result predict(const prepared& p, const e2e::family_models& models) {
     std::optional<system::system_spec> node;
     if (p.request.deploy.tp > 1) node = node_for(p.gpu, p.catalogue_id);
     e2e::kernel_estimator est(p.gpu.numbers, p.request.deploy.fw, models, node);
-    return e2e::run(p.request, est);
+    decode_progress progress(p.gpu.name);
+    e2e::run_request request = p.request;
+    request.on_decode_step = [&progress](std::int64_t done, std::int64_t total) { progress(done, total); };
+    return e2e::run(request, est);
 }
 
 /// " (EP n)" after the TP degree when the MoE layers are expert-parallel.

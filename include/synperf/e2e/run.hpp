@@ -15,6 +15,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -37,6 +38,8 @@ struct run_request {
     std::int64_t decode_steps = 0;           ///< decode iterations after the prefill
     bool check_memory = true;                ///< throw when the run does not fit in GPU memory
     double per_iteration_us = fitted_iteration_us;  ///< host work per iteration (overheads.hpp)
+    /// Called after each decode step with the steps done and the total (progress of a long run); empty: none.
+    std::function<void(std::int64_t done, std::int64_t total)> on_decode_step{};
 };
 
 /// Time of one op of an iteration.
@@ -179,6 +182,7 @@ inline void validate(const run_request& r) {
         decode_sum_ms += ms;
         if (s == 0) out.first_decode = t;
         if (s + 1 == r.decode_steps) out.last_decode = std::move(t);
+        if (r.on_decode_step) r.on_decode_step(s + 1, r.decode_steps);
     }
     out.decode_median_ms = median(out.decode_step_ms);
     out.total_ms = out.prefill_ms + decode_sum_ms;
