@@ -72,6 +72,18 @@ std::size_t feature_index(std::string_view name) {
 
 }  // namespace
 
+TEST_CASE("attention: device_bytes is Q, O and the requests' K and V in the cache") {
+    // Decode, 4 requests of 1000 cached tokens, 32 query / 8 KV heads of 128: Q and O 4 x 32 x 256 x 2 B, K and V
+    // 4000 x 8 x 256 x 2 B (bf16 cache), 1 B per element in FP8.
+    at::attention_problem p = decode(at::framework::sglang, 4, 1000);
+    CHECK(attention_decode::device_bytes(p) == 4.0 * 32 * 256 * 2 + 4000.0 * 8 * 256 * 2);
+    p.kv_type = at::kv_dtype::fp8;
+    CHECK(attention_decode::device_bytes(p) == 4.0 * 32 * 256 * 2 + 4000.0 * 8 * 256);
+    // Prefill, 2 prompts of 512: the cache holds the prompts' K and V.
+    const at::attention_problem q = prefill(at::framework::sglang, 2, 512);
+    CHECK(attention_prefill::device_bytes(q) == 1024.0 * 32 * 256 * 2 + 1024.0 * 8 * 256 * 2);
+}
+
 TEST_CASE("attention: invalid problems give clear errors") {
     const auto h100 = gpu("h100_sxm");
     SUBCASE("heads not divisible by KV heads") {

@@ -148,6 +148,12 @@ TEST_CASE("gemm: validate() rejects bad shapes and names the dimension") {
     }
 }
 
+TEST_CASE("gemm: device_bytes is X, W and Y in bf16") {
+    CHECK(gemm::device_bytes(gemm_problem{4096, 4096, 4096}) == 3.0 * 4096 * 4096 * 2);
+    CHECK(gemm::device_bytes(gemm_problem{16, 8192, 4096}) == (16.0 * 4096 + 8192.0 * 4096 + 16.0 * 8192) * 2);
+    CHECK(gemm::device_bytes(gemm_problem{1'000'000, 100'000, 100'000}) == doctest::Approx(420e9));  // 420 GB: no GPU holds it
+}
+
 TEST_CASE("gemm: plan() covers the problem and respects the GPU's limits") {
     for (const named_gpu& ng : every_gpu()) {
         const gpu_numbers& g = ng.numbers;

@@ -224,6 +224,13 @@ TEST_CASE("moe: SGLang's tuned config file, nearest token count, wins over the d
                          synperf::invalid_argument);
 }
 
+TEST_CASE("moe: device_bytes counts one rank's experts, the tokens and the routed intermediates") {
+    // Mixtral-8x7B's block at tp 2, 16 tokens, top-2: 8 experts x 3 x 4096 x 7168 bf16 weights, tokens in and out
+    // (2 x 16 x 4096 x 2 B), routed rows 32 x (3 x 7168 + 4096) x 2 B.
+    const moe_problem p = problem(16, 4096, 14336, 8, 2, 2);
+    CHECK(moe::device_bytes(p) == 8.0 * 3 * 4096 * 7168 * 2 + 2.0 * 16 * 4096 * 2 + 32.0 * (3 * 7168 + 4096) * 2);
+}
+
 TEST_CASE("moe: invalid inputs are clear errors") {
     const auto g = synperf::gpu::find_gpu("h100_sxm").numbers;
     using synperf::invalid_argument;

@@ -65,7 +65,7 @@ void print_text(const gpu::runtime_gpu& g, const family::gemm_problem& p, const 
     for (const auto& k : r.kernels)
         fmt::print("  kernel       {}: {} tasks, {:.2f} waves, {} CTA/SM, {} SMs busy, imbalance {:.2f}\n", k.name, k.tasks,
                    k.waves, k.ctas_per_sm, k.busy_sms, k.imbalance);
-    for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+    print_warnings(warnings);
 }
 
 void run_predict_gemm(const predict_gemm_options& o) {
@@ -93,7 +93,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
         const family::gemm_problem& p = problems[i];
         const prediction r = pred.predict(p, o.framework);
         const family::gemm_config c = family::gemm::plan(p, g.numbers).config;
-        const auto warnings = outside_training_range(*net, r.features, r.efficiency);
+        const auto warnings = prediction_warnings<family::gemm>(*net, r, p, g);
         if (o.json) {
             nlohmann::json row = to_json(g, p, o.framework, r, c, warnings);
             measured.add_json_fields(row, i, r.latency_us);

@@ -155,7 +155,7 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
     const runtime_predictor<family::allreduce> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, family::to_string(p.implementation));
     const family::allreduce_estimate e = family::estimate(p);
-    const auto warnings = outside_training_range(*net, r.features, r.efficiency);
+    const auto warnings = prediction_warnings<family::allreduce>(*net, r, p, g);
     if (o.json) {
         nlohmann::json algorithms = nlohmann::json::object();
         for (auto a : {family::collective_algorithm::one_shot, family::collective_algorithm::two_shot, family::collective_algorithm::ring,
@@ -189,7 +189,7 @@ void run_predict_allreduce(const predict_allreduce_options& o) {
     fmt::print("  theoretical  {:.3f} us (fastest algorithm: {})\n", r.theoretical_us, family::to_string(e.fastest));
     fmt::print("  alpha-beta   {:.3f} us ({}, the implementation's choice)\n", e.policy_us, family::to_string(e.policy));
     fmt::print("  kernel       {}: {} CTAs\n", r.kernels.front().name, r.kernels.front().tasks);
-    for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+    print_warnings(warnings);
 }
 
 }  // namespace

@@ -101,7 +101,7 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
     note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, o.framework);
-    const auto warnings = outside_training_range(*net, r.features, r.efficiency);
+    const auto warnings = prediction_warnings<F>(*net, r, p, g);
     const bool timed = data::attention_tables_time(plan.implementation);
     if (o.json) {
         const nlohmann::json out{{"gpu", g.name}, {"family", F::name}, {"framework", o.framework},
@@ -141,7 +141,7 @@ void predict_with(const predict_attention_options& o, const gpu::runtime_gpu& g,
     for (const auto& k : r.kernels)
         fmt::print("  launch       {}: {} tasks, {:.2f} waves, {} CTA/SM, {} SMs busy, imbalance {:.2f}{}\n", k.name, k.tasks,
                    k.waves, k.ctas_per_sm, k.busy_sms, k.imbalance, k.priced_apart ? " (priced apart)" : "");
-    for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+    print_warnings(warnings);
     if (!timed)
         fmt::print(stderr,
                    "note: no training table times {} kernels; this prediction transfers the efficiency learned on "
@@ -190,7 +190,7 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
                                {"seq", rows[i].seq}, {"heads", p.heads}, {"kv_heads", p.kv_heads}, {"head_dim", p.head_dim},
                                {"window", p.window}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
                                {"theoretical_us", r.theoretical_us}, {"bottleneck", r.bottleneck}, {"implementation", impl},
-                               {"warnings", outside_training_range(*net, r.features, r.efficiency)}};
+                               {"warnings", prediction_warnings<F>(*net, r, p, g)}};
             measured.add_json_fields(row, i, r.latency_us);
             doc.add(row);
             continue;

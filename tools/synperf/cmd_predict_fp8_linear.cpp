@@ -69,7 +69,7 @@ void print_text(const gpu::runtime_gpu& g, const std::string& framework, const f
     for (const auto& k : r.kernels)
         fmt::print("  launch       {}: {:.3f} us bound, {} tasks, {:.2f} waves, {} SMs busy\n", k.name, k.theoretical_us, k.tasks,
                    k.waves, k.busy_sms);
-    for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+    print_warnings(warnings);
 }
 
 void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
@@ -100,7 +100,7 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
         const family::fp8_linear_problem& p = problems[i];
         const family::fp8_linear_plan plan = family::fp8_linear::plan(p, g.numbers);
         const prediction r = pred.predict(p, o.framework);
-        const auto warnings = outside_training_range(*net, r.features, r.efficiency);
+        const auto warnings = prediction_warnings<family::fp8_linear>(*net, r, p, g);
         if (o.json) {
             nlohmann::json row = to_json(g, o.framework, p, plan, r, warnings);
             measured.add_json_fields(row, i, r.latency_us);

@@ -59,7 +59,7 @@ void print_text(const gpu::runtime_gpu& g, const family::gemm_fp8_problem& p, co
                c.cluster_n, family::to_string(c.schedule), c.swap_ab ? ", swap-AB (runs as N x M)" : "", c.stages);
     fmt::print("  launch       {} work units on {} CTAs{}, {:.2f} waves, {} SMs busy, imbalance {:.2f}\n", c.work_units,
                c.grid_ctas, c.persistent ? " (persistent)" : "", k.waves, k.busy_sms, k.imbalance);
-    for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+    print_warnings(warnings);
 }
 
 void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
@@ -88,7 +88,7 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
         const family::gemm_fp8_problem& p = problems[i];
         const family::gemm_fp8_config& c = configs[i];
         const prediction r = pred.predict(p, "vllm");
-        const auto warnings = outside_training_range(*net, r.features, r.efficiency);
+        const auto warnings = prediction_warnings<family::gemm_fp8>(*net, r, p, g);
         if (o.json) {
             nlohmann::json row = to_json(g, p, r, c, warnings);
             measured.add_json_fields(row, i, r.latency_us);

@@ -108,7 +108,7 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
             nlohmann::json row{{"gpu", g.name}, {"family", F::name}, {"framework", framework}};
             for (const auto& c : sizes) row[c.name] = c.get(rows[i]);
             row.update(nlohmann::json{{"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
-                                      {"bottleneck", r.bottleneck}, {"warnings", outside_training_range(*net, r.features, r.efficiency)}});
+                                      {"bottleneck", r.bottleneck}, {"warnings", prediction_warnings<F>(*net, r, p, g)}});
             measured.add_json_fields(row, i, r.latency_us);
             doc.add(row);
             continue;
@@ -135,7 +135,7 @@ void predict_and_print(const memory_bound_options& o, const typename F::problem_
     note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<F> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, framework);
-    const auto warnings = outside_training_range(*net, r.features, r.efficiency);
+    const auto warnings = prediction_warnings<F>(*net, r, p, g);
     const family::memory_bound::launch_shape& s = pl.shapes.front();
     const kernel_report& k = r.kernels.front();
     if (o.json) {
@@ -159,7 +159,7 @@ void predict_and_print(const memory_bound_options& o, const typename F::problem_
                s.smem > 0 ? fmt::format(", {} B shared memory", s.smem) : std::string());
     fmt::print("  launch       {} CTAs, {} CTA/SM, {:.2f} waves, {} SMs busy; {:.0f} bytes moved once\n", s.ctas, k.ctas_per_sm,
                k.waves, k.busy_sms, pl.footprint_bytes);
-    for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+    print_warnings(warnings);
 }
 
 // --- rmsnorm ---------------------------------------------------------------------------------------------------

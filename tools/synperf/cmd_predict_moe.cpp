@@ -94,7 +94,7 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
                                {"topk", p.topk}, {"tp", p.tp}, {"ep", p.ep}, {"dtype", std::string(family::to_string(p.dtype))},
                                {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
                                {"bottleneck", r.bottleneck}, {"config", config},
-                               {"warnings", outside_training_range(*net, r.features, r.efficiency)}};
+                               {"warnings", prediction_warnings<family::moe>(*net, r, p, g)}};
             measured.add_json_fields(row, i, r.latency_us);
             doc.add(row);
         } else {
@@ -118,7 +118,7 @@ void run_predict_moe(const predict_moe_options& o) {
     note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<family::moe> pred(g.numbers, cost::mlp_cost(net));
     const prediction r = pred.predict(p, "sglang");
-    const auto warnings = outside_training_range(*net, r.features, r.efficiency);
+    const auto warnings = prediction_warnings<family::moe>(*net, r, p, g);
     const family::moe_kernel_config& c = plan.w13.config;
     const std::string config_source = plan.explicit_config ? "explicit"
                                       : plan.tuned_file     ? "sglang_tuned"
@@ -164,7 +164,7 @@ void run_predict_moe(const predict_moe_options& o) {
     for (const auto& k : r.kernels)
         fmt::print("    {:<40} {:>9} CTAs {:>8.2f} waves  theoretical {:>9.3f} us ({})\n", k.name, k.tasks, k.waves, k.theoretical_us,
                    k.bottleneck);
-    for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+    print_warnings(warnings);
 }
 
 }  // namespace

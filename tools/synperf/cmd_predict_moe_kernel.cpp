@@ -93,7 +93,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
         const family::moe_kernel_plan plan = family::moe_kernel::plan(p, g.numbers);  // rebuilt: no memory per row
         const family::moe_gemm_launch& l = plan.gemm;
         const prediction r = pred.predict(p, "triton");
-        const auto warnings = outside_training_range(*net, r.features, r.efficiency);
+        const auto warnings = prediction_warnings<family::moe_kernel>(*net, r, p, g);
         if (o.json) {
             nlohmann::json row{{"gpu", g.name}, {"family", family::moe_kernel::name}, {"weight", std::string(family::to_string(p.weight))},
                                {"tokens", p.tokens}, {"hidden", p.hidden}, {"inter", p.inter}, {"experts", p.experts}, {"topk", p.topk},
@@ -129,7 +129,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
                        plan.routing.active_experts(), p.experts, plan.routing.assignments(), plan.alignment.post_padded);
             fmt::print("  grid         N={} K={}: {}x{} = {} CTAs ({} empty), {:.2f} waves\n", l.n, l.k, l.grid_m, l.grid_n, l.grid,
                        l.empty_ctas, r.kernels.empty() ? 0.0 : r.kernels[0].waves);
-            for (const auto& w : warnings) fmt::print(stderr, "warning: outside the training range: {}\n", w);
+            print_warnings(warnings);
         }
     }
     doc.finish();

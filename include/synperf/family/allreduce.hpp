@@ -334,6 +334,14 @@ struct allreduce {
     /// One CTA per work slice, placed by the hardware.
     static constexpr work::dispatch_kind main_dispatch(const gpu::gpu_numbers&) noexcept { return work::dispatch_kind::hardware; }
 
+    /// Bytes one GPU holds for the collective: its message (`bytes`: the reduced buffer, the gathered output or the
+    /// scattered input) and, for custom all-reduce, as much again in its registered buffer.
+    [[nodiscard]] static double device_bytes(const allreduce_problem& p) noexcept {
+        const bool staged = p.implementation == collective_impl::trtllm || p.implementation == collective_impl::sglang ||
+                            p.implementation == collective_impl::sglang_eager;
+        return double(p.bytes) * (staged ? 2.0 : 1.0);
+    }
+
     static void validate(const allreduce_problem& p) { family::validate(p); }
 
     /// The collective's single launch, with the analytical time as its compulsory work.

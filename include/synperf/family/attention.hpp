@@ -62,6 +62,12 @@ struct attention_family_base {
         return work::dispatch_kind::hardware;
     }
 
+    /// Bytes the op's tensors take in device memory: Q, the requests' K and V in the cache, and O.
+    [[nodiscard]] static double device_bytes(const problem_type& p) noexcept {
+        const double q = double(p.q_tokens()) * p.heads;
+        return q * (p.head_dim + p.dv()) * 2.0 + double(p.kv_tokens()) * p.kv_heads * (p.head_dim + p.dv()) * p.kv_bytes_per_element();
+    }
+
     /// Checks the problem and that it is of this family's phase.
     static void validate(const problem_type& p) {
         if (p.stage != Phase)

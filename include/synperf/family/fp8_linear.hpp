@@ -211,6 +211,11 @@ struct fp8_linear {
     /// sm_120, the CUDA-core GEMM).
     static constexpr work::dispatch_kind main_dispatch(const gpu::gpu_numbers& g) noexcept { return gemm_fp8::main_dispatch(g); }
 
+    /// Bytes the op's tensors take in device memory: the bf16 input and its FP8 copy, FP8 W, the bf16 output.
+    [[nodiscard]] static double device_bytes(const fp8_linear_problem& p) noexcept {
+        return 3.0 * double(p.m) * double(p.k) + double(p.n) * double(p.k) + 2.0 * double(p.m) * double(p.n);
+    }
+
     /// The GEMM's checks (positive, aligned, bounded shapes) and a finite, non-negative reuse distance.
     static void validate(const fp8_linear_problem& p) {
         if (p.framework != fp8_linear_framework::trtllm && p.framework != fp8_linear_framework::sglang)

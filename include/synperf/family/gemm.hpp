@@ -283,6 +283,11 @@ struct gemm {
                                                      : work::dispatch_kind::hardware;
     }
 
+    /// Bytes the op's tensors take in device memory: X, W and Y (a split-K workspace left out).
+    [[nodiscard]] static double device_bytes(const gemm_problem& p) noexcept {
+        return (double(p.m) * double(p.k) + double(p.n) * double(p.k) + double(p.m) * double(p.n)) * gemm_detail::element_bytes;
+    }
+
     /// Rejects zero, negative and overflowing shapes.
     static void validate(const gemm_problem& p) {
         if (p.dtype != gemm_dtype::bf16 && p.dtype != gemm_dtype::fp16)

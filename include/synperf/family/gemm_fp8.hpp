@@ -322,6 +322,11 @@ struct gemm_fp8 {
                                                                          : work::dispatch_kind::hardware;
     }
 
+    /// Bytes the op's tensors take in device memory: FP8 X and W, the bf16 Y.
+    [[nodiscard]] static double device_bytes(const gemm_fp8_problem& p) noexcept {
+        return double(p.m) * double(p.k) + double(p.n) * double(p.k) + 2.0 * double(p.m) * double(p.n);
+    }
+
     /// Rejects zero, negative and overflowing shapes, and N or K that break CUTLASS's 16-byte alignment.
     /// `family` names the caller in the message (a family built on this GEMM reports its own name).
     static void validate(const gemm_fp8_problem& p, std::string_view family = name) {

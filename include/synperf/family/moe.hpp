@@ -290,6 +290,16 @@ struct moe {
 
     static constexpr work::dispatch_kind main_dispatch(const gpu::gpu_numbers&) noexcept { return work::dispatch_kind::hardware; }
 
+    /// Bytes the block's tensors take in device memory on one rank: its experts' w13 and w2, the tokens in and out,
+    /// and the routed intermediates (tokens x topk rows of 2 I / tp and of I / tp, and of H before the sum).
+    [[nodiscard]] static double device_bytes(const moe_problem& p) noexcept {
+        const double wb = p.dtype == moe_dtype::fp8 ? 1.0 : 2.0;
+        const double local_inter = double(p.inter / std::max<std::int64_t>(p.tp, 1));
+        const double weights = 3.0 * double(p.experts / std::max<std::int64_t>(p.ep, 1)) * double(p.hidden) * local_inter * wb;
+        const double routed = double(p.tokens) * double(p.topk) * (3.0 * local_inter + double(p.hidden)) * 2.0;
+        return weights + routed + 2.0 * double(p.tokens) * double(p.hidden) * 2.0;
+    }
+
     /// Rejects sizes Triton's fused_moe or the sharding cannot run.
     static void validate(const moe_problem& p) { validate(p, name); }
 

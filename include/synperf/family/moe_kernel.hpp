@@ -76,6 +76,9 @@ struct moe_kernel {
         return moe_problem{p.tokens, p.hidden, p.inter, p.experts, p.topk, 1, 1, moe_dtype::bf16, p.config, moe_remote_slots::dropped};
     }
 
+    /// Bytes the launch's tensors take in device memory: the block's (`moe::device_bytes`).
+    [[nodiscard]] static double device_bytes(const moe_kernel_problem& p) noexcept { return moe::device_bytes(block_of(p)); }
+
     static void validate(const moe_kernel_problem& p) {
         if (p.weight != moe_weight::w13 && p.weight != moe_weight::w2)
             synperf::detail::report_error("moe_kernel: unknown weight " + std::to_string(static_cast<int>(p.weight)) + "; known: w13, w2");

@@ -125,6 +125,11 @@ struct rmsnorm {
         return work::dispatch_kind::hardware;
     }
 
+    /// Bytes the op's tensors take in device memory: input, output (in place: the residual) and the weight.
+    [[nodiscard]] static double device_bytes(const rmsnorm_problem& p) noexcept {
+        return (double(p.tokens) * double(p.hidden) * 2.0 + double(p.hidden)) * p.element_bytes;
+    }
+
     /// Rejects empty, overflowing and unsupported shapes.
     static void validate(const rmsnorm_problem& p) {
         // An enum cast from an integer can hold any value; the launch rules index by it.

@@ -95,6 +95,11 @@ struct silu_mul {
         return work::dispatch_kind::hardware;
     }
 
+    /// Bytes the op's tensors take in device memory: the gate-up input (2 d per token) and the output.
+    [[nodiscard]] static double device_bytes(const silu_mul_problem& p) noexcept {
+        return 3.0 * double(p.tokens) * double(p.d) * p.element_bytes;
+    }
+
     /// Rejects empty, overflowing and unsupported shapes.
     static void validate(const silu_mul_problem& p) {
         if (static_cast<int>(p.impl) < 0 || static_cast<int>(p.impl) > static_cast<int>(silu_mul_impl::flashinfer))
