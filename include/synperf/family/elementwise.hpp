@@ -222,13 +222,13 @@ struct elementwise {
         return work::dispatch_kind::hardware;
     }
 
-    /// Rejects empty, overflowing and inconsistent shapes.
     /// Bytes the op's tensors take in device memory: what it reads and writes, and the whole embedding table.
     [[nodiscard]] static double device_bytes(const elementwise_problem& p) noexcept {
         const double table = p.kind == elementwise_kind::embedding ? double(p.vocab) * double(p.cols) * p.element_bytes : 0.0;
         return elementwise_detail::footprint(p) + table;
     }
 
+    /// Rejects empty, overflowing and inconsistent shapes.
     static void validate(const elementwise_problem& p) {
         if (static_cast<int>(p.kind) < 0 || static_cast<int>(p.kind) > static_cast<int>(elementwise_kind::embedding))
             synperf::detail::report_error("elementwise: unknown kind " + std::to_string(static_cast<int>(p.kind)));

@@ -125,7 +125,8 @@ struct rmsnorm {
         return work::dispatch_kind::hardware;
     }
 
-    /// Bytes the op's tensors take in device memory: input, output (in place: the residual) and the weight.
+    /// Bytes the op's tensors take in device memory: two token-by-hidden tensors (input and output; with the fused
+    /// add, input and residual, both updated in place) and the weight.
     [[nodiscard]] static double device_bytes(const rmsnorm_problem& p) noexcept {
         return (double(p.tokens) * double(p.hidden) * 2.0 + double(p.hidden)) * p.element_bytes;
     }
