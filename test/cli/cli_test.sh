@@ -366,10 +366,14 @@ case "$case" in
     "$synperf" predict moe --gpu-spec "$src/examples/specs/hypothetical_h100_8tbs.spec" --tokens 64 --hidden 4096 --inter 14336 \
       --experts 8 --topk 2 | grep -q latency || fail "moe on a spec-file GPU"
     # An op whose tensors exceed the GPU's memory is predicted, and the reader is told no single GPU runs it.
-    "$synperf" predict gemm --gpu h100_sxm --m 1000000 --n 100000 --k 100000 2>&1 >/dev/null \
-      | grep -q "warning: the op's tensors take 420 GB, more than the 84.93 GB of device memory of h100_sxm" || fail "no memory warning"
+    out="$("$synperf" predict gemm --gpu h100_sxm --m 1000000 --n 100000 --k 100000 2>&1 >/dev/null)"
+    grep -q "warning: the op's tensors take 420 GB, more than the 84.93 GB of device memory of h100_sxm" <<<"$out" || fail "no memory warning: $out"
     "$synperf" predict gemm --gpu h100_sxm --m 4096 --n 4096 --k 4096 2>&1 >/dev/null | grep -q "device memory" \
       && fail "a GEMM that fits got a memory warning"
+    # CSV rows have no room for warnings: one summary on stderr names the rows.
+    printf 'm,n,k\n128,4096,4096\n1000000,100000,100000\n' > "$work/huge.csv"
+    out="$("$synperf" predict gemm --gpu h100_sxm --csv "$work/huge.csv" 2>&1 >/dev/null)"
+    grep -q "warning: 1 of 2 rows have warnings (row 2; --json gives each row's)" <<<"$out" || fail "no CSV warning summary: $out"
     # Numbers in messages read as numbers.
     expect_error "reuse_distance_bytes must be finite and >= 0 \(0 = serving\), got -1$" predict gemm --gpu h100_sxm --m 128 --n 4096 --k 4096 --reuse-distance -1;;
   train_smoke)

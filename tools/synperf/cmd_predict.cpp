@@ -87,6 +87,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
 
     measured_report measured(input.measured_us);
     json_document doc(o.json, !o.csv.empty());
+    csv_warning_summary csv_warnings;
     if (!o.csv.empty() && !o.json && o.print_header)
         fmt::print("gpu,m,n,k,latency_us,efficiency,theoretical_us,bottleneck,tile,split_k,waves{}\n", measured.header_columns());
     for (std::size_t i = 0; i < problems.size(); ++i) {
@@ -102,11 +103,13 @@ void run_predict_gemm(const predict_gemm_options& o) {
             fmt::print("{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}x{}x{},{},{:.3f}{}\n", g.name, p.m, p.n, p.k, r.latency_us, r.efficiency,
                        r.theoretical_us, r.bottleneck, c.bm, c.bn, c.bk, c.split_k, r.kernels.front().waves,
                        measured.csv_fields(i, r.latency_us));
+            csv_warnings.add(i, warnings);
         } else {
             print_text(g, p, o.framework, r, c, warnings);
         }
     }
     doc.finish();
+    csv_warnings.print(problems.size());
     measured.print_summary(g.name);
 }
 

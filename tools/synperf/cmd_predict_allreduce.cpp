@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -106,10 +107,12 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
     if (o.print_header && !o.json)
         fmt::print("gpu,gpus,bytes,latency_us,efficiency,theoretical_us,algorithm{}\n", measured.header_columns());
     json_document doc(o.json, true);
+    csv_warning_summary csv_warnings;
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const family::allreduce_problem& p = problems[i];
         // One GPU communicates nothing: 0 us, its own bound.
         const prediction r = p.gpus == 1 ? prediction{} : pred.predict(p, family::to_string(p.implementation));
+        const auto warnings = p.gpus == 1 ? std::vector<std::string>{} : prediction_warnings<family::allreduce>(*net, r, p, g);
         const double efficiency = p.gpus == 1 ? 1.0 : r.efficiency;
         const std::string algorithm = p.gpus == 1 ? "none" : std::string(family::to_string(family::estimate(p).policy));
         if (o.json) {
@@ -117,15 +120,17 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
                                {"implementation", std::string(family::to_string(p.implementation))},
                                {"framework", o.implementation}, {"gpus", p.gpus}, {"bytes", p.bytes}, {"system", sys.name},
                                {"latency_us", r.latency_us}, {"efficiency", efficiency},
-                               {"theoretical_us", r.theoretical_us}, {"algorithm", algorithm}};
+                               {"theoretical_us", r.theoretical_us}, {"algorithm", algorithm}, {"warnings", warnings}};
             measured.add_json_fields(row, i, r.latency_us);
             doc.add(row);
             continue;
         }
         fmt::print("{},{},{},{:.4f},{:.4f},{:.4f},{}{}\n", g.name, p.gpus, p.bytes, r.latency_us, efficiency, r.theoretical_us,
                    algorithm, measured.csv_fields(i, r.latency_us));
+        csv_warnings.add(i, warnings);
     }
     doc.finish();
+    csv_warnings.print(problems.size());
     measured.print_summary(g.name);
 }
 

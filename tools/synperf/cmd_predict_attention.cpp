@@ -181,16 +181,18 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
         fmt::print("gpu,framework,phase,batch,seq,heads,kv_heads,head_dim,window,latency_us,efficiency,theoretical_us,bottleneck,"
                    "implementation{}\n",
                    measured.header_columns());
+    csv_warning_summary csv_warnings;
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const at::attention_problem& p = problems[i];
         const prediction r = pred.predict(p, o.framework);
         const std::string impl(at::to_string(implementations[i]));
+        const auto warnings = prediction_warnings<F>(*net, r, p, g);
         if (o.json) {
             nlohmann::json row{{"gpu", g.name}, {"family", F::name}, {"framework", o.framework}, {"batch", rows[i].batch},
                                {"seq", rows[i].seq}, {"heads", p.heads}, {"kv_heads", p.kv_heads}, {"head_dim", p.head_dim},
                                {"window", p.window}, {"latency_us", r.latency_us}, {"efficiency", r.efficiency},
                                {"theoretical_us", r.theoretical_us}, {"bottleneck", r.bottleneck}, {"implementation", impl},
-                               {"warnings", prediction_warnings<F>(*net, r, p, g)}};
+                               {"warnings", warnings}};
             measured.add_json_fields(row, i, r.latency_us);
             doc.add(row);
             continue;
@@ -198,8 +200,10 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
         fmt::print("{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}{}\n", g.name, o.framework, at::to_string(p.stage), rows[i].batch,
                    rows[i].seq, p.heads, p.kv_heads, p.head_dim, p.window, r.latency_us, r.efficiency, r.theoretical_us,
                    r.bottleneck, impl, measured.csv_fields(i, r.latency_us));
+        csv_warnings.add(i, warnings);
     }
     doc.finish();
+    csv_warnings.print(problems.size());
     measured.print_summary(g.name);
 }
 

@@ -93,6 +93,7 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
 
     measured_report measured(input.measured_us);
     json_document doc(o.json, !o.csv.empty());
+    csv_warning_summary csv_warnings;
     if (!o.csv.empty() && !o.json && o.print_header)
         fmt::print("gpu,framework,m,n,k,latency_us,efficiency,theoretical_us,kernel_floor_us,bottleneck,gemm{}\n",
                    measured.header_columns());
@@ -110,11 +111,13 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
                                                          : fmt::format("{}x{}x{}", plan.gemm.bm, plan.gemm.bn, plan.gemm.bk);
             fmt::print("{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{},{}{}\n", g.name, o.framework, p.m, p.n, p.k, r.latency_us,
                        r.efficiency, r.theoretical_us, r.kernel_floor_us, r.bottleneck, gemm, measured.csv_fields(i, r.latency_us));
+            csv_warnings.add(i, warnings);
         } else {
             print_text(g, o.framework, p, plan, r, warnings);
         }
     }
     doc.finish();
+    csv_warnings.print(problems.size());
     measured.print_summary(g.name);
 }
 

@@ -101,14 +101,16 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
         for (const auto& c : sizes) fmt::print(",{}", c.name);
         fmt::print(",latency_us,efficiency,theoretical_us,bottleneck{}\n", measured.header_columns());
     }
+    csv_warning_summary csv_warnings;
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const auto& [p, framework] = problems[i];
         const prediction r = pred.predict(p, framework);
+        const auto warnings = prediction_warnings<F>(*net, r, p, g);
         if (o.json) {
             nlohmann::json row{{"gpu", g.name}, {"family", F::name}, {"framework", framework}};
             for (const auto& c : sizes) row[c.name] = c.get(rows[i]);
             row.update(nlohmann::json{{"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
-                                      {"bottleneck", r.bottleneck}, {"warnings", prediction_warnings<F>(*net, r, p, g)}});
+                                      {"bottleneck", r.bottleneck}, {"warnings", warnings}});
             measured.add_json_fields(row, i, r.latency_us);
             doc.add(row);
             continue;
@@ -117,8 +119,10 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
         for (const auto& c : sizes) fmt::print(",{}", c.get(rows[i]));
         fmt::print(",{:.4f},{:.4f},{:.4f},{}{}\n", r.latency_us, r.efficiency, r.theoretical_us, r.bottleneck,
                    measured.csv_fields(i, r.latency_us));
+        csv_warnings.add(i, warnings);
     }
     doc.finish();
+    csv_warnings.print(problems.size());
     measured.print_summary(g.name);
 }
 

@@ -84,26 +84,30 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
     if (!o.json && o.print_header)
         fmt::print("gpu,tokens,hidden,inter,experts,topk,tp,ep,dtype,latency_us,efficiency,theoretical_us,bottleneck,config{}\n",
                    measured.header_columns());
+    csv_warning_summary csv_warnings;
     for (std::size_t i = 0; i < problems.size(); ++i) {
         const family::moe_problem& p = problems[i];
         const family::moe_kernel_config& c = configs[i];
         const prediction r = pred.predict(p, "sglang");
+        const auto warnings = prediction_warnings<family::moe>(*net, r, p, g);
         const std::string config = fmt::format("{}x{}x{}_g{}_w{}_s{}", c.bm, c.bn, c.bk, c.group_m, c.warps, c.stages);
         if (o.json) {
             nlohmann::json row{{"gpu", g.name}, {"tokens", p.tokens}, {"hidden", p.hidden}, {"inter", p.inter}, {"experts", p.experts},
                                {"topk", p.topk}, {"tp", p.tp}, {"ep", p.ep}, {"dtype", std::string(family::to_string(p.dtype))},
                                {"latency_us", r.latency_us}, {"efficiency", r.efficiency}, {"theoretical_us", r.theoretical_us},
                                {"bottleneck", r.bottleneck}, {"config", config},
-                               {"warnings", prediction_warnings<family::moe>(*net, r, p, g)}};
+                               {"warnings", warnings}};
             measured.add_json_fields(row, i, r.latency_us);
             doc.add(row);
         } else {
             fmt::print("{},{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{}{}\n", g.name, p.tokens, p.hidden, p.inter, p.experts,
                        p.topk, p.tp, p.ep, family::to_string(p.dtype), r.latency_us, r.efficiency, r.theoretical_us, r.bottleneck,
                        config, measured.csv_fields(i, r.latency_us));
+            csv_warnings.add(i, warnings);
         }
     }
     doc.finish();
+    csv_warnings.print(problems.size());
     measured.print_summary(g.name);
 }
 

@@ -84,6 +84,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
     note_unmeasured_gpu(*net, g.name);
     const runtime_predictor<family::moe_kernel> pred(g.numbers, cost::mlp_cost(net));
     json_document doc(o.json, !o.csv.empty());
+    csv_warning_summary csv_warnings;
     if (!o.csv.empty() && !o.json && o.print_header)
         fmt::print("gpu,weight,tokens,hidden,inter,experts,topk,config,latency_us,efficiency,theoretical_us,bottleneck,grid_ctas,"
                    "empty_ctas{}\n",
@@ -116,6 +117,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
             fmt::print("{},{},{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{},{},{}{}\n", g.name, family::to_string(p.weight), p.tokens, p.hidden,
                        p.inter, p.experts, p.topk, config_name(p.config), r.latency_us, r.efficiency, r.theoretical_us, r.bottleneck,
                        l.grid, l.empty_ctas, measured.csv_fields(i, r.latency_us));
+            csv_warnings.add(i, warnings);
         } else {
             fmt::print("moe_kernel {} tokens={} hidden={} inter={} experts={} topk={} on {} ({}), Triton fused_moe_kernel\n",
                        family::to_string(p.weight), p.tokens, p.hidden, p.inter, p.experts, p.topk, g.name, g.display_name);
@@ -133,6 +135,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
         }
     }
     doc.finish();
+    csv_warnings.print(problems.size());
     measured.print_summary(g.name);
 }
 

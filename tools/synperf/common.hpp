@@ -218,6 +218,32 @@ inline void print_warnings(const std::vector<std::string>& warnings) {
     for (const std::string& w : warnings) fmt::print(stderr, "warning: {}\n", w);
 }
 
+/// The warnings of a `predict … --csv` run printed as CSV, whose rows have no room for them: one summary on stderr at
+/// the end (how many rows, which, and the first one's warnings). `--json` gives each row its own.
+class csv_warning_summary {
+public:
+    /// Records row `i`'s (0-based, in file order) warnings.
+    void add(std::size_t i, const std::vector<std::string>& warnings) {
+        if (warnings.empty()) return;
+        if (rows_.empty()) first_ = warnings;
+        rows_.push_back(i + 1);
+    }
+    /// Prints the summary for a file of `total` rows, if any row had warnings.
+    void print(std::size_t total) const {
+        if (rows_.empty()) return;
+        std::string listed;
+        for (std::size_t k = 0; k < rows_.size() && k < 10; ++k) listed += (k == 0 ? "" : ", ") + std::to_string(rows_[k]);
+        if (rows_.size() > 10) listed += ", …";
+        fmt::print(stderr, "warning: {} of {} rows have warnings ({} {}; --json gives each row's); row {}:\n", rows_.size(), total,
+                   rows_.size() == 1 ? "row" : "rows", listed, rows_.front());
+        for (const std::string& w : first_) fmt::print(stderr, "  {}\n", w);
+    }
+
+private:
+    std::vector<std::size_t> rows_;  // 1-based data rows
+    std::vector<std::string> first_;
+};
+
 /// The optional column of a `predict … --csv FILE` that holds each row's measured latency in µs: the command
 /// prints it beside the prediction (columns measured_us and error_pct, or JSON fields) and summarises the
 /// errors on stderr, so a user checks the model against their own measurements with one command.
