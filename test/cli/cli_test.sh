@@ -373,7 +373,7 @@ case "$case" in
     # CSV rows have no room for warnings: one summary on stderr names the rows.
     printf 'm,n,k\n128,4096,4096\n1000000,100000,100000\n' > "$work/huge.csv"
     out="$("$synperf" predict gemm --gpu h100_sxm --csv "$work/huge.csv" 2>&1 >/dev/null)"
-    grep -q "warning: 1 of 2 rows have warnings (row 2; --json gives each row's)" <<<"$out" || fail "no CSV warning summary: $out"
+    grep -q "warning: on h100_sxm, 1 of 2 rows have warnings (row 2; --json gives each row's)" <<<"$out" || fail "no CSV warning summary: $out"
     # Numbers in messages read as numbers.
     expect_error "reuse_distance_bytes must be finite and >= 0 \(0 = serving\), got -1$" predict gemm --gpu h100_sxm --m 128 --n 4096 --k 4096 --reuse-distance -1;;
   train_smoke)

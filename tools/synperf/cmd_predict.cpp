@@ -109,7 +109,7 @@ void run_predict_gemm(const predict_gemm_options& o) {
         }
     }
     doc.finish();
-    csv_warnings.print(problems.size());
+    csv_warnings.print(problems.size(), g.name);
     measured.print_summary(g.name);
 }
 

@@ -130,7 +130,7 @@ void run_predict_allreduce_csv(const predict_allreduce_options& o, const gpu::ru
         csv_warnings.add(i, warnings);
     }
     doc.finish();
-    csv_warnings.print(problems.size());
+    csv_warnings.print(problems.size(), g.name);
     measured.print_summary(g.name);
 }
 

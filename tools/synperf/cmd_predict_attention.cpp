@@ -203,7 +203,7 @@ void predict_csv_rows(const predict_attention_options& o, const gpu::runtime_gpu
         csv_warnings.add(i, warnings);
     }
     doc.finish();
-    csv_warnings.print(problems.size());
+    csv_warnings.print(problems.size(), g.name);
     measured.print_summary(g.name);
 }
 

@@ -117,7 +117,7 @@ void run_predict_fp8_linear(const predict_fp8_linear_options& o) {
         }
     }
     doc.finish();
-    csv_warnings.print(problems.size());
+    csv_warnings.print(problems.size(), g.name);
     measured.print_summary(g.name);
 }
 

@@ -104,7 +104,7 @@ void run_predict_gemm_fp8(const predict_gemm_fp8_options& o) {
         }
     }
     doc.finish();
-    csv_warnings.print(problems.size());
+    csv_warnings.print(problems.size(), g.name);
     measured.print_summary(g.name);
 }
 

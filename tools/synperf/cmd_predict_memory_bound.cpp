@@ -122,7 +122,7 @@ void predict_csv_rows(const Options& o, const std::vector<csv_size<Options>>& si
         csv_warnings.add(i, warnings);
     }
     doc.finish();
-    csv_warnings.print(problems.size());
+    csv_warnings.print(problems.size(), g.name);
     measured.print_summary(g.name);
 }
 

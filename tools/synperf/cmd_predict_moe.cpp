@@ -107,7 +107,7 @@ void run_predict_moe_csv(const predict_moe_options& o, const gpu::runtime_gpu& g
         }
     }
     doc.finish();
-    csv_warnings.print(problems.size());
+    csv_warnings.print(problems.size(), g.name);
     measured.print_summary(g.name);
 }
 

@@ -135,7 +135,7 @@ void run_predict_moe_kernel(const predict_moe_kernel_options& o) {
         }
     }
     doc.finish();
-    csv_warnings.print(problems.size());
+    csv_warnings.print(problems.size(), g.name);
     measured.print_summary(g.name);
 }
 

@@ -219,28 +219,31 @@ inline void print_warnings(const std::vector<std::string>& warnings) {
 }
 
 /// The warnings of a `predict … --csv` run printed as CSV, whose rows have no room for them: one summary on stderr at
-/// the end (how many rows, which, and the first one's warnings). `--json` gives each row its own.
+/// the end (how many rows, the first ten, and the first one's warnings). `--json` gives each row its own.
 class csv_warning_summary {
 public:
     /// Records row `i`'s (0-based, in file order) warnings.
     void add(std::size_t i, const std::vector<std::string>& warnings) {
         if (warnings.empty()) return;
-        if (rows_.empty()) first_ = warnings;
-        rows_.push_back(i + 1);
+        if (count_ == 0) first_ = warnings;
+        if (count_ < listed_rows) rows_.push_back(i + 1);
+        ++count_;
     }
-    /// Prints the summary for a file of `total` rows, if any row had warnings.
-    void print(std::size_t total) const {
-        if (rows_.empty()) return;
+    /// Prints the summary for a file of `total` rows predicted on `gpu`, if any row had warnings.
+    void print(std::size_t total, std::string_view gpu) const {
+        if (count_ == 0) return;
         std::string listed;
-        for (std::size_t k = 0; k < rows_.size() && k < 10; ++k) listed += (k == 0 ? "" : ", ") + std::to_string(rows_[k]);
-        if (rows_.size() > 10) listed += ", …";
-        fmt::print(stderr, "warning: {} of {} rows have warnings ({} {}; --json gives each row's); row {}:\n", rows_.size(), total,
-                   rows_.size() == 1 ? "row" : "rows", listed, rows_.front());
+        for (std::size_t row : rows_) listed += (listed.empty() ? "" : ", ") + std::to_string(row);
+        if (count_ > rows_.size()) listed += ", …";
+        fmt::print(stderr, "warning: on {}, {} of {} rows have warnings ({} {}; --json gives each row's); row {}:\n", gpu, count_,
+                   total, count_ == 1 ? "row" : "rows", listed, rows_.front());
         for (const std::string& w : first_) fmt::print(stderr, "  {}\n", w);
     }
 
 private:
-    std::vector<std::size_t> rows_;  // 1-based data rows
+    static constexpr std::size_t listed_rows = 10;
+    std::size_t count_ = 0;
+    std::vector<std::size_t> rows_;  // the first `listed_rows` of them, 1-based
     std::vector<std::string> first_;
 };
 
