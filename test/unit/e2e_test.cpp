@@ -494,8 +494,7 @@ TEST_CASE("e2e run: decode steps never get faster, identical ops are predicted o
         const e2e::run_result res = e2e::run(r, est);
         r.on_decode_step = {};
         REQUIRE(progress.size() == 40);
-        CHECK(progress.front() == 1);
-        CHECK(progress.back() == 40);
+        for (std::size_t s = 0; s < progress.size(); ++s) CHECK(progress[s] == std::int64_t(s) + 1);
         REQUIRE(res.decode_step_ms.size() == 40);
         for (std::size_t s = 1; s < res.decode_step_ms.size(); ++s) CHECK(res.decode_step_ms[s] >= res.decode_step_ms[s - 1]);
         CHECK(res.decode_step_ms.back() > res.decode_step_ms.front());  // the KV grew by 40 tokens per request
