@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -74,6 +75,17 @@ template <class E>
 [[nodiscard]] constexpr bool outside_enum(E value, E last) noexcept {
     using unsigned_type = std::make_unsigned_t<std::underlying_type_t<E>>;  // a negative value wraps past `last`
     return static_cast<unsigned_type>(value) > static_cast<unsigned_type>(last);
+}
+
+/// Throws `invalid_argument` "`what` <value>[; known: `known`]" when `value` is none of its enum's enumerators
+/// 0 .. `last`: every family's `validate` starts with these checks, before an enum indexes a table.
+template <class E>
+void require_enum(E value, E last, std::string_view what, std::string_view known = {}) {
+    if (!outside_enum(value, last)) return;
+    std::string message(what);
+    message.append(" ").append(std::to_string(static_cast<long long>(static_cast<std::underlying_type_t<E>>(value))));
+    if (!known.empty()) message.append("; known: ").append(known);
+    report_error(message);
 }
 
 /// A number for a message, in six significant digits ("-1", "1e+30", "0.25"): std::to_string of a double prints

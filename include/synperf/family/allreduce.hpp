@@ -198,12 +198,9 @@ inline bool trtllm_custom_allowed(const allreduce_problem& p) {
 inline void validate(const allreduce_problem& p, bool allow_one_gpu = false) {
     system::validate(p.system);
     const auto bad = [](const std::string& what) { synperf::detail::report_error("allreduce: " + what); };
-    if (synperf::detail::outside_enum(p.op, collective_op::reduce_scatter))
-        bad("unknown op " + std::to_string(static_cast<int>(p.op)));
-    if (synperf::detail::outside_enum(p.dtype, collective_dtype::int8))
-        bad("unknown dtype " + std::to_string(static_cast<int>(p.dtype)));
-    if (synperf::detail::outside_enum(p.implementation, collective_impl::torch))
-        bad("unknown implementation " + std::to_string(static_cast<int>(p.implementation)));
+    synperf::detail::require_enum(p.op, collective_op::reduce_scatter, "allreduce: unknown op");
+    synperf::detail::require_enum(p.dtype, collective_dtype::int8, "allreduce: unknown dtype");
+    synperf::detail::require_enum(p.implementation, collective_impl::torch, "allreduce: unknown implementation");
     if (p.gpus < (allow_one_gpu ? 1 : 2))
         bad("gpus must be >= " + std::string(allow_one_gpu ? "1" : "2 for a collective") + ", got " + std::to_string(p.gpus) +
             (allow_one_gpu ? "" : " (one GPU needs no communication: allreduce_latency_us returns 0 for it)"));

@@ -230,10 +230,8 @@ struct elementwise {
 
     /// Rejects empty, overflowing and inconsistent shapes.
     static void validate(const elementwise_problem& p) {
-        if (static_cast<int>(p.kind) < 0 || static_cast<int>(p.kind) > static_cast<int>(elementwise_kind::embedding))
-            synperf::detail::report_error("elementwise: unknown kind " + std::to_string(static_cast<int>(p.kind)));
-        if (p.gather != gather_kernel::index_select && p.gather != gather_kernel::vectorized)
-            synperf::detail::report_error("elementwise: unknown gather kernel " + std::to_string(static_cast<int>(p.gather)));
+        synperf::detail::require_enum(p.kind, elementwise_kind::embedding, "elementwise: unknown kind");
+        synperf::detail::require_enum(p.gather, gather_kernel::vectorized, "elementwise: unknown gather kernel");
         const std::string kind(to_string(p.kind));
         const auto fail = [&](const std::string& what) { synperf::detail::report_error("elementwise " + kind + ": " + what); };
         if (p.rows <= 0) fail("rows must be > 0, got " + std::to_string(p.rows));

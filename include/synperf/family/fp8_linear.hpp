@@ -218,8 +218,7 @@ struct fp8_linear {
 
     /// The GEMM's checks (positive, aligned, bounded shapes) and a finite, non-negative reuse distance.
     static void validate(const fp8_linear_problem& p) {
-        if (p.framework != fp8_linear_framework::trtllm && p.framework != fp8_linear_framework::sglang)
-            synperf::detail::report_error("fp8_linear: unknown framework " + std::to_string(static_cast<int>(p.framework)));
+        synperf::detail::require_enum(p.framework, fp8_linear_framework::sglang, "fp8_linear: unknown framework");
         gemm_fp8::validate({p.m, p.n, p.k}, name);
         if (!(std::isfinite(p.reuse_distance_bytes) && p.reuse_distance_bytes >= 0))
             synperf::detail::report_error("fp8_linear: reuse_distance_bytes must be finite and >= 0, got " +

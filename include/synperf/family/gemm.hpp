@@ -290,8 +290,7 @@ struct gemm {
 
     /// Rejects zero, negative and overflowing shapes.
     static void validate(const gemm_problem& p) {
-        if (p.dtype != gemm_dtype::bf16 && p.dtype != gemm_dtype::fp16)
-            synperf::detail::report_error("gemm: unknown dtype " + std::to_string(static_cast<int>(p.dtype)));
+        synperf::detail::require_enum(p.dtype, gemm_dtype::fp16, "gemm: unknown dtype");
         const auto check = [](std::int64_t v, const char* dim) {
             if (v <= 0) synperf::detail::report_error(std::string("gemm: ") + dim + " must be > 0, got " + std::to_string(v));
             if (v > (std::int64_t{1} << 31))

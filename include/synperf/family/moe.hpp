@@ -306,10 +306,8 @@ struct moe {
     /// `validate`, its messages prefixed by `who` (the family whose problem this is: moe_kernel checks its launch so too).
     static void validate(const moe_problem& p, std::string_view who) {
         const auto fail = [who](const std::string& what) { synperf::detail::report_error(std::string(who) + ": " + what); };
-        if (p.dtype != moe_dtype::bf16 && p.dtype != moe_dtype::fp8)
-            fail("unknown dtype " + std::to_string(static_cast<int>(p.dtype)));
-        if (p.remote != moe_remote_slots::dropped && p.remote != moe_remote_slots::clamped_to_expert0)
-            fail("unknown remote-slot rule " + std::to_string(static_cast<int>(p.remote)));
+        synperf::detail::require_enum(p.dtype, moe_dtype::fp8, std::string(who) + ": unknown dtype");
+        synperf::detail::require_enum(p.remote, moe_remote_slots::clamped_to_expert0, std::string(who) + ": unknown remote-slot rule");
         const auto check = [&fail](std::int64_t v, const char* what, std::int64_t max) {
             if (v <= 0) fail(std::string() + what + " must be > 0, got " + std::to_string(v));
             if (v > max)

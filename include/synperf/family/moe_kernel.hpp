@@ -80,8 +80,7 @@ struct moe_kernel {
     [[nodiscard]] static double device_bytes(const moe_kernel_problem& p) noexcept { return moe::device_bytes(block_of(p)); }
 
     static void validate(const moe_kernel_problem& p) {
-        if (p.weight != moe_weight::w13 && p.weight != moe_weight::w2)
-            synperf::detail::report_error("moe_kernel: unknown weight " + std::to_string(static_cast<int>(p.weight)) + "; known: w13, w2");
+        synperf::detail::require_enum(p.weight, moe_weight::w2, "moe_kernel: unknown weight", "w13, w2");
         moe::validate(block_of(p), name);
     }
 

@@ -134,8 +134,7 @@ struct rmsnorm {
     /// Rejects empty, overflowing and unsupported shapes.
     static void validate(const rmsnorm_problem& p) {
         // An enum cast from an integer can hold any value; the launch rules index by it.
-        if (static_cast<int>(p.impl) < 0 || static_cast<int>(p.impl) > static_cast<int>(rmsnorm_impl::flashinfer))
-            synperf::detail::report_error("rmsnorm: unknown impl " + std::to_string(static_cast<int>(p.impl)));
+        synperf::detail::require_enum(p.impl, rmsnorm_impl::flashinfer, "rmsnorm: unknown impl");
         if (p.tokens <= 0) synperf::detail::report_error("rmsnorm: tokens must be > 0, got " + std::to_string(p.tokens));
         if (p.tokens > 0x7fffffff)
             synperf::detail::report_error("rmsnorm: tokens must be <= 2^31 - 1 (one CTA per token), got " + std::to_string(p.tokens));

@@ -102,8 +102,7 @@ struct silu_mul {
 
     /// Rejects empty, overflowing and unsupported shapes.
     static void validate(const silu_mul_problem& p) {
-        if (static_cast<int>(p.impl) < 0 || static_cast<int>(p.impl) > static_cast<int>(silu_mul_impl::flashinfer))
-            synperf::detail::report_error("silu_mul: unknown impl " + std::to_string(static_cast<int>(p.impl)));
+        synperf::detail::require_enum(p.impl, silu_mul_impl::flashinfer, "silu_mul: unknown impl");
         if (p.tokens <= 0) synperf::detail::report_error("silu_mul: tokens must be > 0, got " + std::to_string(p.tokens));
         if (p.tokens > 0x7fffffff)
             synperf::detail::report_error("silu_mul: tokens must be <= 2^31 - 1 (one CTA per token), got " + std::to_string(p.tokens));

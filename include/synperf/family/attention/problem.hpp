@@ -172,14 +172,10 @@ private:
 /// Checks an attention problem; throws `invalid_argument` naming the bad field.
 inline void validate(const attention_problem& p) {
     const auto fail = [](const std::string& what) { synperf::detail::report_error("attention: " + what); };
-    if (synperf::detail::outside_enum(p.stage, phase::decode))
-        fail("unknown phase " + std::to_string(static_cast<int>(p.stage)));
-    if (synperf::detail::outside_enum(p.kv_type, kv_dtype::fp8))
-        fail("unknown KV-cache dtype " + std::to_string(static_cast<int>(p.kv_type)));
-    if (synperf::detail::outside_enum(p.backend, framework::vllm))
-        fail("unknown framework " + std::to_string(static_cast<int>(p.backend)));
-    if (synperf::detail::outside_enum(p.kernel, kernel_impl::triton))
-        fail("unknown kernel " + std::to_string(static_cast<int>(p.kernel)));
+    synperf::detail::require_enum(p.stage, phase::decode, "attention: unknown phase");
+    synperf::detail::require_enum(p.kv_type, kv_dtype::fp8, "attention: unknown KV-cache dtype");
+    synperf::detail::require_enum(p.backend, framework::vllm, "attention: unknown framework");
+    synperf::detail::require_enum(p.kernel, kernel_impl::triton, "attention: unknown kernel");
     if (p.requests.empty()) fail("the batch is empty: give at least one request");
     if (p.heads <= 0 || p.heads > 65536) fail("heads must be in 1..65536, got " + std::to_string(p.heads));
     if (p.kv_heads <= 0) fail("kv_heads must be > 0, got " + std::to_string(p.kv_heads));
