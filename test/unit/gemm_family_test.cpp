@@ -110,6 +110,12 @@ TEST_CASE("gemm: validate() rejects bad shapes and names the dimension") {
         CHECK_THROWS_WITH_AS(gemm::validate({4096, 4096, -4096}), doctest::Contains("k must be > 0, got -4096"),
                              synperf::invalid_argument);
     }
+    SUBCASE("a dtype that is no enumerator, negative or past the last") {
+        CHECK_THROWS_WITH_AS(gemm::validate({1, 1, 1, static_cast<synperf::family::gemm_dtype>(-1)}),
+                             doctest::Contains("gemm: unknown dtype -1"), synperf::invalid_argument);
+        CHECK_THROWS_WITH_AS(gemm::validate({1, 1, 1, static_cast<synperf::family::gemm_dtype>(2)}),
+                             doctest::Contains("gemm: unknown dtype 2"), synperf::invalid_argument);
+    }
     SUBCASE("larger than 2^31") {
         const std::int64_t big = (std::int64_t{1} << 31) + 1;
         CHECK_THROWS_WITH_AS(gemm::validate({big, 1, 1}), doctest::Contains("m must be <= 2^31"), synperf::invalid_argument);
