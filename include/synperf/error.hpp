@@ -78,11 +78,16 @@ template <class E>
 }
 
 /// Throws `invalid_argument` "`what` <value>[; known: `known`]" when `value` is none of its enum's enumerators
-/// 0 .. `last`: every family's `validate` starts with these checks, before an enum indexes a table.
-template <class E>
-void require_enum(E value, E last, std::string_view what, std::string_view known = {}) {
+/// 0 .. `last`: every family's `validate` starts with these checks, before an enum indexes a table. `what` is text,
+/// or a callable that returns it, for a message that has to be built (only when the check fails).
+template <class E, class What>
+void require_enum(E value, E last, const What& what, std::string_view known = {}) {
     if (!outside_enum(value, last)) return;
-    std::string message(what);
+    std::string message;
+    if constexpr (std::is_invocable_v<const What&>)
+        message = what();
+    else
+        message = std::string_view(what);
     message.append(" ").append(std::to_string(static_cast<long long>(static_cast<std::underlying_type_t<E>>(value))));
     if (!known.empty()) message.append("; known: ").append(known);
     report_error(message);

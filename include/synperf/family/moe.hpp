@@ -306,8 +306,9 @@ struct moe {
     /// `validate`, its messages prefixed by `who` (the family whose problem this is: moe_kernel checks its launch so too).
     static void validate(const moe_problem& p, std::string_view who) {
         const auto fail = [who](const std::string& what) { synperf::detail::report_error(std::string(who) + ": " + what); };
-        synperf::detail::require_enum(p.dtype, moe_dtype::fp8, std::string(who) + ": unknown dtype");
-        synperf::detail::require_enum(p.remote, moe_remote_slots::clamped_to_expert0, std::string(who) + ": unknown remote-slot rule");
+        synperf::detail::require_enum(p.dtype, moe_dtype::fp8, [who] { return std::string(who) + ": unknown dtype"; });
+        synperf::detail::require_enum(p.remote, moe_remote_slots::clamped_to_expert0,
+                                      [who] { return std::string(who) + ": unknown remote-slot rule"; });
         const auto check = [&fail](std::int64_t v, const char* what, std::int64_t max) {
             if (v <= 0) fail(std::string() + what + " must be > 0, got " + std::to_string(v));
             if (v > max)

@@ -117,7 +117,7 @@ inline const system_spec& validate(const system_spec& s) {
     };
     if (s.gpus_per_node < 1 || s.gpus_per_node > 1024)
         bad("gpus_per_node must be in 1..1024, got " + std::to_string(s.gpus_per_node));
-    synperf::detail::require_enum(s.wiring, topology::pcie, "system '" + s.name + "': unknown topology");
+    synperf::detail::require_enum(s.wiring, topology::pcie, [&s] { return "system '" + s.name + "': unknown topology"; });
     // Plausibility ranges as for GPU numbers (a hundred times beyond today's links): outside them a value is a unit
     // mistake and the latency would be off by orders of magnitude, or infinite.
     if (!(s.pcie_gbps >= 0.1 && s.pcie_gbps <= 1e5)) bad("pcie_gbps must be in 0.1..1e5, got " + synperf::detail::value_text(s.pcie_gbps));
