@@ -74,6 +74,10 @@ enum class collective_algorithm { one_shot, two_shot, ring, tree, nvls };
     }
     return "?";
 }
+/// SGLang's custom all-reduce (vLLM's code), with or without CUDA graphs.
+[[nodiscard]] constexpr bool is_sglang_custom(collective_impl i) noexcept {
+    return i == collective_impl::sglang || i == collective_impl::sglang_eager;
+}
 [[nodiscard]] constexpr std::string_view to_string(collective_algorithm a) noexcept {
     switch (a) {
         case collective_algorithm::one_shot: return "one_shot";
@@ -216,9 +220,7 @@ inline void validate(const allreduce_problem& p, bool allow_one_gpu = false) {
         if (p.implementation != collective_impl::nccl && p.implementation != collective_impl::torch)
             bad(std::string(to_string(p.op)) + " is modelled for nccl and torch only, got implementation " +
                 std::string(to_string(p.implementation)) +
-                (p.implementation == collective_impl::sglang || p.implementation == collective_impl::sglang_eager
-                     ? " (the custom all-reduce that 'vllm' also names)"
-                     : ""));
+                (is_sglang_custom(p.implementation) ? " (the custom all-reduce that 'vllm' also names)" : ""));
         if (p.bytes % (std::int64_t(p.gpus) * eb) != 0)
             bad(std::string(to_string(p.op)) + ": bytes must split into " + std::to_string(p.gpus) +
                 " equal whole-element parts, got " + std::to_string(p.bytes));
@@ -242,8 +244,7 @@ inline void validate(const allreduce_problem& p, bool allow_one_gpu = false) {
     const bool reduce = p.op == collective_op::all_reduce;
     bool custom = false;
     if (p.implementation == collective_impl::trtllm) custom = allreduce_detail::trtllm_custom_allowed(p);
-    if (p.implementation == collective_impl::sglang || p.implementation == collective_impl::sglang_eager)
-        custom = allreduce_detail::sglang_custom_allowed(p);
+    if (is_sglang_custom(p.implementation)) custom = allreduce_detail::sglang_custom_allowed(p);
 
     auto& a = e.algorithms;
     if (reduce) {
@@ -281,7 +282,7 @@ inline void validate(const allreduce_problem& p, bool allow_one_gpu = false) {
 
     // The implementation's own choice.
     e.policy = nccl_pick;
-    if (custom && (p.implementation == collective_impl::sglang || p.implementation == collective_impl::sglang_eager)) {
+    if (custom && is_sglang_custom(p.implementation)) {
         // vLLM: 2 GPUs -> 1-stage; full NVLink: (<= 4 GPUs and < 512 KiB) or (<= 8 GPUs and < 256 KiB) -> 1-stage.
         const bool one = n == 2 || (n <= 4 && p.bytes < (512 << 10)) || (n <= 8 && p.bytes < (256 << 10));
         e.policy = one ? collective_algorithm::one_shot : collective_algorithm::two_shot;
@@ -334,8 +335,7 @@ struct allreduce {
     /// Bytes one GPU holds for the collective: its message (`bytes`: the reduced buffer, the gathered output or the
     /// scattered input) and, for custom all-reduce, as much again in its registered buffer.
     [[nodiscard]] static double device_bytes(const allreduce_problem& p) noexcept {
-        const bool staged = p.implementation == collective_impl::trtllm || p.implementation == collective_impl::sglang ||
-                            p.implementation == collective_impl::sglang_eager;
+        const bool staged = p.implementation == collective_impl::trtllm || is_sglang_custom(p.implementation);
         return double(p.bytes) * (staged ? 2.0 : 1.0);
     }
 
