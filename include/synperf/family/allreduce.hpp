@@ -314,10 +314,10 @@ struct allreduce {
     static std::size_t framework_level(std::string_view framework) {
         return static_cast<std::size_t>(parse_collective_impl(framework));
     }
-    /// The framework level is the problem's implementation: another one would feed the model one implementation's
-    /// level with another's kernels.
-    static void check_framework(const allreduce_problem& p, std::string_view framework) {
-        if (parse_collective_impl(framework) != p.implementation)
+    /// The framework level (`level`, parsed from `framework`) is the problem's implementation: another one would feed
+    /// the model one implementation's level with another's kernels.
+    static void check_framework(const allreduce_problem& p, std::size_t level, std::string_view framework) {
+        if (level != static_cast<std::size_t>(p.implementation))
             synperf::detail::report_error("allreduce: framework '" + std::string(framework) + "' is not the problem's implementation '" +
                                           std::string(to_string(p.implementation)) + "' (pass to_string(p.implementation))");
     }
