@@ -135,6 +135,8 @@ prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g,
     const std::size_t level = F::framework_level(framework);
     // A family whose problem names its framework too (all-reduce's implementation) refuses a different one.
     if constexpr (requires { F::check_framework(p, level, framework); }) F::check_framework(p, level, framework);
+    static_assert(!requires { F::check_framework(p, framework); },
+                  "F::check_framework takes (problem, level, framework): the level F::framework_level returned");
     prediction out = analyze<F>(p, g, schedule_main, cost::priced_kernels(cost));
     // The cost model's efficiency is against the op's bound; a kernel whose decomposition is exact cannot run
     // faster than its busiest SM, whatever the model learned on other kernels.
