@@ -7,8 +7,8 @@ slowest smaller m of the same shape; "worst" is the smallest such ratio. cuBLAS 
 neighbouring m, so a drop is not by itself an error: the measured tables, read at the same weight shapes where they
 have them, say how large cuBLAS's own drops are.
 
-usage: scripts/gemm-monotonicity.py SYNPERF_BINARY [DATA_DIR]   (DATA_DIR: $SYNPERF_DATA or ../shared/data; the
-       measured part is skipped when it is absent)
+usage: scripts/gemm-monotonicity.py SYNPERF_BINARY [DATA_DIR]
+  DATA_DIR: $SYNPERF_DATA or ../shared/data; the measured part is skipped when it has no GEMM tables.
 """
 import collections
 import csv
@@ -62,8 +62,10 @@ def predicted(binary):
             for n, k in SHAPES:
                 for m in TOKENS:
                     f.write(f"{m},{n},{k}\n")
-        out = subprocess.run([binary, "predict", "gemm", "--gpu", "all", "--csv", shapes], check=True,
-                             capture_output=True, text=True).stdout
+        run = subprocess.run([binary, "predict", "gemm", "--gpu", "all", "--csv", shapes], capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit(f"gemm-monotonicity: {binary} predict gemm failed:\n{run.stderr}")
+        out = run.stdout
     per_gpu = collections.defaultdict(lambda: collections.defaultdict(list))
     for r in csv.DictReader(out.splitlines()):
         per_gpu[r["gpu"]][(int(r["n"]), int(r["k"]))].append((int(r["m"]), float(r["latency_us"])))
@@ -94,7 +96,9 @@ def measured(data):
 
 def main():
     if len(sys.argv) not in (2, 3):
-        sys.exit(__doc__.strip().splitlines()[-3])
+        sys.exit(__doc__[__doc__.index("usage:"):].rstrip())
+    if not (os.path.isfile(sys.argv[1]) and os.access(sys.argv[1], os.X_OK)):
+        sys.exit(f"gemm-monotonicity: {sys.argv[1]} is not an executable synperf binary")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     data = sys.argv[2] if len(sys.argv) == 3 else os.environ.get("SYNPERF_DATA", os.path.join(root, "..", "shared", "data"))
     predicted(sys.argv[1])
