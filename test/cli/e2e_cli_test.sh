@@ -155,7 +155,7 @@ case "$case" in
     [[ $rc -eq 0 ]] || { skip_without_weights "$out"; fail "dev set: $out"; }
     echo "$out"
     [[ "$(grep -c '%' <<<"$out")" -ge 3 ]] || fail "expected one row per case"
-    # The development-set tables of README.md and docs/e2e.md are this output: every "predicted / measured (error)"
+    # The development-set table of docs/e2e.md (and any that README.md shows) is this output: every "predicted / measured (error)"
     # cell of a published row must appear in the command's row for that GPU and model.
     checked=0
     for doc in "$src/README.md" "$src/docs/e2e.md"; do
@@ -171,7 +171,7 @@ case "$case" in
         done < <(grep -oE '[0-9.]+ / [0-9.]+ \([−+-]?[0-9.]+ %\)' <<<"$row")
       done < <(grep -E '^ *\| (A100|H20|H800) \| ' "$doc")
     done
-    [[ $checked -ge 18 ]] || fail "only $checked published dev-set cells found; the table format changed?"
+    [[ $checked -ge 9 ]] || fail "only $checked published dev-set cells found; the table format changed?"
     echo "ok: $checked published dev-set cells match";;
   *) fail "unknown case $case";;
 esac
