@@ -253,7 +253,7 @@ TEST_CASE("compulsory tensor flop is 2 (d + dv) x attended pairs x heads for eve
 
 TEST_CASE("tile choices follow the sources") {
     using attn::fa3_detail::tile_sm90;
-    // hopper/tile_size.h, 16-bit (KERNELS.md §2.2): d <= 64 192x192 (causal 192x128), 96: 192x144,
+    // hopper/tile_size.h, 16-bit (docs/kernels.md#flashattention-3): d <= 64 192x192 (causal 192x128), 96: 192x144,
     // 128: 128x176 (causal 128x128), 192: 128x128 (dv > 128: 128x112), 256: 128x80.
     CHECK(tile_sm90(64, 64, false, false, 2, false).n == 192);
     CHECK(tile_sm90(64, 64, true, false, 2, false).n == 128);
@@ -292,8 +292,8 @@ TEST_CASE("tile choices follow the sources") {
     CHECK(cl.tile.n == 128);
     CHECK(cl.threads == 256);
 
-    // FA2 (KERNELS.md §2.1): d=128 sm80 128x64; sm8x causal 64x64, non-causal 128x32; d=256 A100 128x64
-    // x 8 warps, H100 64x64; d=96 sm8x causal 64x64.
+    // FA2 (docs/kernels.md#flashattention-2): d=128 sm80 128x64; sm8x causal 64x64, non-causal 128x32;
+    // d=256 A100 128x64 x 8 warps, H100 64x64; d=96 sm8x causal 64x64.
     const auto fa2_tile = [](const attention_problem& q, const gpu_numbers& g) {
         const attn::attention_plan pl = attn::fa2::plan(q, g);
         return std::pair{pl.tile_q, pl.tile_kv};

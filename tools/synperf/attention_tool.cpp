@@ -74,7 +74,7 @@ family_tool attention_tool(at::phase stage, std::string summary) {
         std::move(summary),
         "data=aiconfigurator(Apache-2.0) " + std::string(stage == at::phase::prefill ? "context" : "generation") +
             "_attention_perf");
-    t.protocol = data::gemm_protocol;  // attention uses the GEMM split (METHOD.md §2)
+    t.protocol = data::gemm_protocol;  // attention uses the GEMM split (docs/method.md#splits)
     t.load = [stage](const std::filesystem::path& dir, const data::protocol& proto, const work::kernel_kind_set& priced,
                      std::vector<std::string>& notes) { return load_attention<F>(dir, proto, stage, priced, notes); };
     // SGLang on an unseen architecture runs a kernel path no training GPU ran (Triton on sm_120, FA3's Sm80

@@ -86,8 +86,9 @@ struct family_tool {
     /// `train::train_options::saturation_gradient_floor`: 0 (the exact gradient) unless a family's training rows
     /// sit on the sigmoid's plateau, i.e. where the floor lowers the validation loss.
     double saturation_gradient_floor = 0.0;
-    /// Leave-one-GPU-out (METHOD.md §2, `loo`): protocol weights are one file per GPU of `protocol().train`,
-    /// models/protocol/<name>.loo-<gpu>.mlp, each trained on the other GPUs and evaluated on that one.
+    /// Leave-one-GPU-out (`loo`, docs/method.md#leave-one-gpu-out): protocol weights are one file per GPU of
+    /// `protocol().train`, models/protocol/<name>.loo-<gpu>.mlp, each trained on the other GPUs and evaluated on
+    /// that one.
     bool leave_one_out = false;
 };
 

@@ -27,7 +27,7 @@ struct a10 {
     static constexpr gpu::gpu_numbers numbers{
         .cc_major = 8,  // source: sm_86 (GA102)
         .cc_minor = 6,  // source: as cc_major
-        .sm_count = 72,  // source: A10 datasheet 9216 CUDA cores / 128; KERNELS.md §9
+        .sm_count = 72,  // source: A10 datasheet 9216 CUDA cores / 128; docs/gpus.md#datasheets
         .tensor_clock_mhz = 1695.0,  // source: A10 boost clock; 72 x 1024 x 1695 MHz = 125.0 TFLOPS = published
         .boost_clock_mhz = 1695.0,  // source: A10 boost clock; 2 x 128 x 72 x 1695 MHz = 31.2 TFLOPS FP32
         // derived: 125 TFLOPS / (72 x 1695 MHz) = 1024 (data-center GA102, full-rate FP32 accumulate)
@@ -36,13 +36,13 @@ struct a10 {
         .tensor_fp4_flop_per_clk = 0.0,  // source: Ampere has no FP4 tensor cores
         // source: GA102 has 128 FP32 lanes per SM (Ampere GA102 whitepaper; PipeWeave FmaFp32 = 128)
         .fma_fp32_per_clk = 128.0,
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         .dram_gbps = 600.0,  // source: A10 datasheet 600 GB/s
         .l2_bytes = 6291456.0,  // source: 6 MB (GA102 whitepaper)
         // derived: A40 (same GA102 data-center board) measured 2430 GB/s = 16.63 B/clk/SM; x 72 SMs x 1695 MHz
         .l2_gbps = 2029.0,
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 102400,  // source: CUDA Guide cc 8.6: 100 KB
         .smem_per_cta_bytes = 101376,  // source: CUDA Guide cc 8.6: 99 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 8.6: 64K 32-bit registers

@@ -38,13 +38,13 @@ struct a100_pcie_40gb {
         .tensor_fp8_flop_per_clk = 0.0,  // source: Ampere has no FP8 tensor cores
         .tensor_fp4_flop_per_clk = 0.0,  // source: Ampere has no FP4 tensor cores
         .fma_fp32_per_clk = 64.0,  // source: sm_80 has 64 FP32 lanes per SM (Ampere whitepaper; PipeWeave FmaFp32 = 64)
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         .dram_gbps = 1555.0,  // source: A100 40GB datasheet 1555 GB/s; NeuSight Mem_Bw 1555
         .l2_bytes = 41943040.0,  // source: 40 MB; NeuSight L2Cache 40
         // derived: A100 SXM measured 3235 GB/s (PipeWeave) = 21.24 B/clk/SM x 108 SMs x 1410 MHz (same SMs and clock)
         .l2_gbps = 3235.0,
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 167936,  // source: CUDA Guide cc 8.0: 164 KB max carveout
         .smem_per_cta_bytes = 166912,  // source: CUDA Guide cc 8.0: 163 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 8.0: 64K 32-bit registers

@@ -39,12 +39,12 @@ struct a40 {
         .tensor_fp4_flop_per_clk = 0.0,  // source: Ampere has no FP4 tensor cores
         // source: GA102 has 128 FP32 lanes per SM (Ampere GA102 whitepaper; PipeWeave FmaFp32 = 128)
         .fma_fp32_per_clk = 128.0,
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         .dram_gbps = 696.0,  // source: A40 datasheet 696 GB/s; PipeWeave A40.json memBandwidth 696.096
         .l2_bytes = 6291456.0,  // source: 6 MB; PipeWeave A40.json l2CacheSize 6144 KB
         .l2_gbps = 2430.0,  // source: PipeWeave A40.json l2CacheBandwidth (measured)
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 102400,  // source: CUDA Guide cc 8.6: 100 KB
         .smem_per_cta_bytes = 101376,  // source: CUDA Guide cc 8.6: 99 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 8.6: 64K 32-bit registers

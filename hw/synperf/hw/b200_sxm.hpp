@@ -28,23 +28,23 @@ struct b200_sxm {
     static constexpr gpu::gpu_numbers numbers{
         .cc_major = 10,  // source: sm_100; AIC b200_sxm.yaml sm_version 100
         .cc_minor = 0,  // source: as cc_major
-        .sm_count = 148,  // source: chipsandcheese B200 article (74 SMs per die); KERNELS.md §9
+        .sm_count = 148,  // source: chipsandcheese B200 article (74 SMs per die); docs/gpus.md#datasheets
         .tensor_clock_mhz = 1855.8,  // derived: 2250 TFLOPS / (148 SMs x 8192) = 1855.8 MHz
         .boost_clock_mhz = 1980.0,  // derived: 75 TFLOPS FP32 / (2 x 128 x 148) = 1979.5 MHz, rounded
-        // derived: inferred (GPUS.md §3.3): twice Hopper's per-SM rate; with 148 SMs it puts the 2250 TFLOPS clock at
-        // 1856 MHz
+        // derived: inferred (docs/gpus.md#tensor-rates): twice Hopper's per-SM rate; with 148 SMs it puts the 2250
+        // TFLOPS clock at 1856 MHz
         .tensor_bf16_flop_per_clk = 8192.0,
         .tensor_fp8_flop_per_clk = 16384.0,  // derived: 2 x bf16; 148 x 16384 x 1855.8 MHz = 4500 TFLOPS
         .tensor_fp4_flop_per_clk = 32768.0,  // derived: 4 x bf16; 148 x 32768 x 1855.8 MHz = 9000 TFLOPS
         .fma_fp32_per_clk = 128.0,  // source: Blackwell SM has 128 FP32 lanes (Blackwell architecture brief)
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         .dram_gbps = 7700.0,  // source: AIC b200_sxm.yaml mem_bw 7.7 TB/s (HGX B200: 62 TB/s / 8)
-        .l2_bytes = 132120576.0,  // source: 126 MB, uncertain (chipsandcheese measurement quoted in GPUS.md §3.1)
+        .l2_bytes = 132120576.0,  // source: 126 MB, uncertain (chipsandcheese measurement, docs/gpus.md#datasheets)
         // derived: no measured sm_100 part; H100 SXM measured 8820 GB/s = 36.51 B/clk/SM (the only measured Blackwell,
         // GB202, would put L2 below DRAM bandwidth); x 148 SMs x 1855.8 MHz
         .l2_gbps = 10028.0,
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 233472,  // source: CUDA Guide cc 10.0: 228 KB
         .smem_per_cta_bytes = 232448,  // source: CUDA Guide cc 10.0: 227 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 10.0: 64K 32-bit registers

@@ -50,15 +50,15 @@ struct b300_sxm {
         // derived: power-limited sustained rate: 75 TFLOPS / (2 x 160 SMs x 1953.1 MHz) = 120 of the SM's 128 FP32
         // lanes (160 SMs x 128 = 20480 CUDA cores)
         .fma_fp32_per_clk = 120.0,
-        // source: Blackwell Ultra doubles the SFU (MUFU.EX2) rate over B200 (NVIDIA Blackwell Ultra material, GPUS.md
-        // §3.5)
+        // source: Blackwell Ultra doubles the SFU (MUFU.EX2) rate over B200 (NVIDIA Blackwell Ultra material,
+        // docs/gpus.md#sm-rates)
         .xu_per_clk = 32.0,
         .dram_gbps = 7750.0,  // source: AIC b300_sxm.yaml mem_bw 7.75 TB/s (62 TB/s / 8)
         .l2_bytes = 132120576.0,  // source: 126 MB, assumed equal to B200 (uncertain)
         // derived: no measured sm_100 part; H100 SXM measured 8820 GB/s = 36.51 B/clk/SM (the only measured Blackwell,
         // GB202, would put L2 below DRAM bandwidth); x 160 SMs x 1907.3 MHz
         .l2_gbps = 11142.0,
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 233472,  // source: CUDA Guide cc 10.x: 228 KB
         .smem_per_cta_bytes = 232448,  // source: CUDA Guide cc 10.x: 227 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 10.3: 64K 32-bit registers

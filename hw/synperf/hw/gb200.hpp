@@ -29,21 +29,21 @@ struct gb200 {
     static constexpr gpu::gpu_numbers numbers{
         .cc_major = 10,  // source: sm_100; AIC gb200.yaml sm_version 100
         .cc_minor = 0,  // source: as cc_major
-        .sm_count = 148,  // source: assumed equal to B200 (uncertain; GPUS.md §3.1)
+        .sm_count = 148,  // source: assumed equal to B200 (uncertain; docs/gpus.md#datasheets)
         .tensor_clock_mhz = 2062.0,  // derived: 2500 TFLOPS / (148 SMs x 8192) = 2062.0 MHz (uncertain)
         .boost_clock_mhz = 2111.5,  // derived: 80 TFLOPS FP32 / (2 x 128 x 148) = 2111.5 MHz (uncertain)
         .tensor_bf16_flop_per_clk = 8192.0,  // derived: inferred, as b200_sxm
         .tensor_fp8_flop_per_clk = 16384.0,  // derived: 2 x bf16; 148 x 16384 x 2062 MHz = 5000 TFLOPS
         .tensor_fp4_flop_per_clk = 32768.0,  // derived: 4 x bf16; 148 x 32768 x 2062 MHz = 10000 TFLOPS
         .fma_fp32_per_clk = 128.0,  // source: Blackwell SM has 128 FP32 lanes (Blackwell architecture brief)
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         .dram_gbps = 8000.0,  // source: AIC gb200.yaml mem_bw 8 TB/s
         .l2_bytes = 132120576.0,  // source: 126 MB, assumed equal to B200 (uncertain)
         // derived: no measured sm_100 part; H100 SXM measured 8820 GB/s = 36.51 B/clk/SM (the only measured Blackwell,
         // GB202, would put L2 below DRAM bandwidth); x 148 SMs x 2062.0 MHz
         .l2_gbps = 11142.0,
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 233472,  // source: CUDA Guide cc 10.0: 228 KB
         .smem_per_cta_bytes = 232448,  // source: CUDA Guide cc 10.0: 227 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 10.0: 64K 32-bit registers
@@ -61,7 +61,7 @@ struct gb200 {
         .bf16_tflops = 2500.0,  // source: AIC gb200.yaml bfloat16_tc_flops
         .fp8_tflops = 5000.0,  // source: AIC gb200.yaml fp8_tc_flops
         .fp4_tflops = 10000.0,  // source: AIC gb200.yaml fp4_tc_flops
-        .fp32_tflops = 80.0,  // source: GB200 NVL72 datasheet, per GPU (GPUS.md §3.1)
+        .fp32_tflops = 80.0,  // source: GB200 NVL72 datasheet, per GPU (docs/gpus.md#datasheets)
     };
 };
 

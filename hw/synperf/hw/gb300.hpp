@@ -37,15 +37,15 @@ struct gb300 {
         // derived: 6 x bf16 (1.5 x B200's NVFP4 per SM); 160 x 49152 x 1907.3 MHz = 15000 TFLOPS
         .tensor_fp4_flop_per_clk = 49152.0,
         .fma_fp32_per_clk = 128.0,  // source: Blackwell Ultra SM has 128 FP32 lanes (160 SMs x 128 = 20480 CUDA cores)
-        // source: Blackwell Ultra doubles the SFU (MUFU.EX2) rate over B200 (NVIDIA Blackwell Ultra material, GPUS.md
-        // §3.5)
+        // source: Blackwell Ultra doubles the SFU (MUFU.EX2) rate over B200 (NVIDIA Blackwell Ultra material,
+        // docs/gpus.md#sm-rates)
         .xu_per_clk = 32.0,
         .dram_gbps = 8000.0,  // source: AIC gb300.yaml mem_bw 8 TB/s
         .l2_bytes = 132120576.0,  // source: 126 MB, assumed equal to B200 (uncertain)
         // derived: no measured sm_100 part; H100 SXM measured 8820 GB/s = 36.51 B/clk/SM (the only measured Blackwell,
         // GB202, would put L2 below DRAM bandwidth); x 160 SMs x 1907.3 MHz
         .l2_gbps = 11142.0,
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 233472,  // source: CUDA Guide cc 10.x: 228 KB
         .smem_per_cta_bytes = 232448,  // source: CUDA Guide cc 10.x: 227 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 10.3: 64K 32-bit registers

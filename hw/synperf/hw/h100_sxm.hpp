@@ -32,7 +32,7 @@ struct h100_sxm {
         .cc_major = 9,  // source: sm_90; PipeWeave H100.json computeMajor/Minor; AIC h100_sxm.yaml sm_version 90
         .cc_minor = 0,  // source: as cc_major
         .sm_count = 132,  // source: PipeWeave H100.json numSms; Hopper whitepaper
-        // source: PipeWeave H100.json smFreq; derived: 989.4 TFLOPS / (132 x 4096) = 1830 MHz (GPUS.md §3.4)
+        // source: PipeWeave H100.json smFreq; derived: 989.4 TFLOPS / (132 x 4096) = 1830 MHz (docs/gpus.md#clocks)
         .tensor_clock_mhz = 1830.0,
         // source: Hopper whitepaper max boost; NeuSight Freq 1980; 2 x 128 x 132 x 1980 MHz = 66.9 TFLOPS FP32
         .boost_clock_mhz = 1980.0,
@@ -41,13 +41,13 @@ struct h100_sxm {
         .tensor_fp8_flop_per_clk = 8192.0,  // source: PipeWeave H100.json tcFp8
         .tensor_fp4_flop_per_clk = 0.0,  // source: Hopper has no FP4 tensor cores
         .fma_fp32_per_clk = 128.0,  // source: Hopper SM has 128 FP32 lanes (Hopper whitepaper; PipeWeave FmaFp32 = 128)
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         // source: AIC h100_sxm.yaml mem_bw; H100 datasheet 3.35 TB/s; PipeWeave H100.json memBandwidth 3352.32
         .dram_gbps = 3350.0,
         .l2_bytes = 52428800.0,  // source: 50 MB; PipeWeave H100.json l2CacheSize 51200 KB
         .l2_gbps = 8820.0,  // source: PipeWeave H100.json l2CacheBandwidth (measured)
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 233472,  // source: CUDA Guide cc 9.0: 228 KB
         .smem_per_cta_bytes = 232448,  // source: CUDA Guide cc 9.0: 227 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 9.0: 64K 32-bit registers

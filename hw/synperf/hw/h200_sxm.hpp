@@ -37,7 +37,7 @@ struct h200_sxm {
         .tensor_fp8_flop_per_clk = 8192.0,  // source: PipeWeave H200.json tcFp8
         .tensor_fp4_flop_per_clk = 0.0,  // source: Hopper has no FP4 tensor cores
         .fma_fp32_per_clk = 128.0,  // source: Hopper SM has 128 FP32 lanes (Hopper whitepaper; PipeWeave FmaFp32 = 128)
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         // source: AIC h200_sxm.yaml mem_bw; H200 datasheet 4.8 TB/s (PipeWeave memBandwidth 4916.7)
         .dram_gbps = 4800.0,
@@ -46,7 +46,7 @@ struct h200_sxm {
         // (PipeWeave H100.json). PipeWeave's H200.json lists 10403 GB/s; L2 bandwidth is set by the L2's slices and
         // clock, which the two SKUs share (only the HBM differs), so the H100 figure is used.
         .l2_gbps = 8820.0,
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 233472,  // source: CUDA Guide cc 9.0: 228 KB
         .smem_per_cta_bytes = 232448,  // source: CUDA Guide cc 9.0: 227 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 9.0: 64K 32-bit registers

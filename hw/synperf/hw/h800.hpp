@@ -36,12 +36,12 @@ struct h800 {
         .tensor_fp8_flop_per_clk = 8192.0,  // source: PipeWeave H800.json tcFp8
         .tensor_fp4_flop_per_clk = 0.0,  // source: Hopper has no FP4 tensor cores
         .fma_fp32_per_clk = 128.0,  // source: Hopper SM has 128 FP32 lanes (Hopper whitepaper; PipeWeave FmaFp32 = 128)
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         .dram_gbps = 3350.0,  // source: H800 SXM5 datasheet 3.35 TB/s; PipeWeave H800.json memBandwidth 3352.32
         .l2_bytes = 52428800.0,  // source: 50 MB; PipeWeave H800.json l2CacheSize 51200 KB
         .l2_gbps = 8820.0,  // source: PipeWeave H800.json l2CacheBandwidth (measured)
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 233472,  // source: CUDA Guide cc 9.0: 228 KB
         .smem_per_cta_bytes = 232448,  // source: CUDA Guide cc 9.0: 227 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 9.0: 64K 32-bit registers

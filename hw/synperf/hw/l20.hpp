@@ -32,19 +32,19 @@ struct l20 {
         // source: PipeWeave L20.json smFreq; 92 x 512 x 2520 MHz = 118.7 TFLOPS, 0.7 % under the quoted 119.5
         .tensor_clock_mhz = 2520.0,
         .boost_clock_mhz = 2520.0,  // source: PipeWeave L20.json smFreq; 2 x 128 x 92 x 2520 MHz = 59.3 TFLOPS FP32
-        // source: half-rate product segmentation like L40 (GPUS.md §3.3); derived: 119.5 TFLOPS / (92 x 2520 MHz) =
-        // 515, PipeWeave tcBf16 516
+        // source: half-rate product segmentation like L40 (docs/gpus.md#tensor-rates); derived: 119.5 TFLOPS /
+        // (92 x 2520 MHz) = 515, PipeWeave tcBf16 516
         .tensor_bf16_flop_per_clk = 512.0,
-        // derived: 2 x bf16 (GPUS.md §3.3); derived: 239 TFLOPS / (92 x 2520 MHz) = 1031
+        // derived: 2 x bf16 (docs/gpus.md#tensor-rates); derived: 239 TFLOPS / (92 x 2520 MHz) = 1031
         .tensor_fp8_flop_per_clk = 1024.0,
         .tensor_fp4_flop_per_clk = 0.0,  // source: Ada has no FP4 tensor cores
         .fma_fp32_per_clk = 128.0,  // source: Ada SM has 128 FP32 lanes (Ada whitepaper; PipeWeave FmaFp32 = 128)
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         .dram_gbps = 864.0,  // source: PipeWeave L20.json memBandwidth 864.096
         .l2_bytes = 100663296.0,  // source: 96 MB; PipeWeave L20.json l2CacheSize 98304 KB
         .l2_gbps = 4011.0,  // source: PipeWeave L20.json l2CacheBandwidth (measured)
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 102400,  // source: CUDA Guide cc 8.9: 100 KB
         .smem_per_cta_bytes = 101376,  // source: CUDA Guide cc 8.9: 99 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 8.9: 64K 32-bit registers

@@ -27,8 +27,8 @@ struct l4 {
     static constexpr gpu::gpu_numbers numbers{
         .cc_major = 8,  // source: sm_89; AIC l4.yaml sm_version 89
         .cc_minor = 9,  // source: as cc_major
-        // source: L4 datasheet 7424 CUDA cores / 128; KERNELS.md §9 (NeuSight NVIDIA_L4.json says 60, which is the
-        // full AD104)
+        // source: L4 datasheet 7424 CUDA cores / 128; docs/gpus.md#datasheets (NeuSight NVIDIA_L4.json says 60,
+        // which is the full AD104)
         .sm_count = 58,
         .tensor_clock_mhz = 2040.0,  // source: L4 boost clock; NeuSight Freq; 58 x 1024 x 2040 MHz = 121.2 TFLOPS
         .boost_clock_mhz = 2040.0,  // source: L4 boost clock; 2 x 128 x 58 x 2040 MHz = 30.3 TFLOPS FP32
@@ -36,13 +36,13 @@ struct l4 {
         .tensor_fp8_flop_per_clk = 2048.0,  // derived: 242 TFLOPS / (58 x 2040 MHz) = 2045
         .tensor_fp4_flop_per_clk = 0.0,  // source: Ada has no FP4 tensor cores
         .fma_fp32_per_clk = 128.0,  // source: Ada SM has 128 FP32 lanes (Ada whitepaper; PipeWeave FmaFp32 = 128)
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         .dram_gbps = 300.0,  // source: AIC l4.yaml mem_bw; L4 datasheet 300 GB/s
         .l2_bytes = 50331648.0,  // source: 48 MB; NeuSight L2Cache 48
         // derived: L20 (nearest measured Ada by SM count) 4011 GB/s = 17.30 B/clk/SM; x 58 SMs x 2040 MHz
         .l2_gbps = 2047.0,
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 102400,  // source: CUDA Guide cc 8.9: 100 KB
         .smem_per_cta_bytes = 101376,  // source: CUDA Guide cc 8.9: 99 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 8.9: 64K 32-bit registers

@@ -36,12 +36,12 @@ struct l40 {
         .tensor_fp8_flop_per_clk = 1024.0,  // derived: 362.1 TFLOPS / (142 x 2490 MHz) = 1024
         .tensor_fp4_flop_per_clk = 0.0,  // source: Ada has no FP4 tensor cores
         .fma_fp32_per_clk = 128.0,  // source: Ada SM has 128 FP32 lanes (Ada whitepaper; PipeWeave FmaFp32 = 128)
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         .dram_gbps = 864.0,  // source: L40 datasheet 864 GB/s; PipeWeave L40.json memBandwidth 864.096
         .l2_bytes = 100663296.0,  // source: 96 MB; PipeWeave L40.json l2CacheSize 98304 KB
         .l2_gbps = 5647.0,  // source: PipeWeave L40.json l2CacheBandwidth (measured)
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 102400,  // source: CUDA Guide cc 8.9: 100 KB
         .smem_per_cta_bytes = 101376,  // source: CUDA Guide cc 8.9: 99 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 8.9: 64K 32-bit registers

@@ -28,22 +28,22 @@ struct l40s {
     static constexpr gpu::gpu_numbers numbers{
         .cc_major = 8,  // source: sm_89; AIC l40s.yaml sm_version 89
         .cc_minor = 9,  // source: as cc_major
-        .sm_count = 142,  // source: L40S datasheet 18176 CUDA cores / 128; KERNELS.md §9
+        .sm_count = 142,  // source: L40S datasheet 18176 CUDA cores / 128; docs/gpus.md#datasheets
         .tensor_clock_mhz = 2490.0,  // derived: 362.05 TFLOPS / (142 SMs x 1024) = 2490 MHz
         .boost_clock_mhz = 2520.0,  // source: L40S boost clock; 2 x 128 x 142 x 2520 MHz = 91.6 TFLOPS FP32
-        .tensor_bf16_flop_per_clk = 1024.0,  // source: full-rate AD102 like RTX 6000 Ada (GPUS.md §3.3)
+        .tensor_bf16_flop_per_clk = 1024.0,  // source: full-rate AD102 like RTX 6000 Ada (docs/gpus.md#tensor-rates)
         // derived: 2 x bf16; 142 x 2048 x 2490 MHz = 724 TFLOPS, 1.2 % under the quoted 733
         .tensor_fp8_flop_per_clk = 2048.0,
         .tensor_fp4_flop_per_clk = 0.0,  // source: Ada has no FP4 tensor cores
         .fma_fp32_per_clk = 128.0,  // source: Ada SM has 128 FP32 lanes (Ada whitepaper; PipeWeave FmaFp32 = 128)
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         .dram_gbps = 864.0,  // source: AIC l40s.yaml mem_bw; L40S datasheet 864 GB/s
         .l2_bytes = 100663296.0,  // source: 96 MB (AD102, same as L40)
         // derived: L40 (same AD102 board, same SMs and memory) measured 5647 GB/s = 15.97 B/clk/SM; x 142 SMs x 2490
         // MHz
         .l2_gbps = 5647.0,
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 102400,  // source: CUDA Guide cc 8.9: 100 KB
         .smem_per_cta_bytes = 101376,  // source: CUDA Guide cc 8.9: 99 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 8.9: 64K 32-bit registers

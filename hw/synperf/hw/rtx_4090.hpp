@@ -37,13 +37,13 @@ struct rtx_4090 {
         .tensor_fp8_flop_per_clk = 1024.0,
         .tensor_fp4_flop_per_clk = 0.0,  // source: Ada has no FP4 tensor cores
         .fma_fp32_per_clk = 128.0,  // source: Ada SM has 128 FP32 lanes (Ada whitepaper; PipeWeave FmaFp32 = 128)
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         .dram_gbps = 1008.0,  // source: Ada whitepaper 1008 GB/s (21 Gbps GDDR6X, 384-bit)
         .l2_bytes = 75497472.0,  // source: 72 MB (Ada whitepaper)
         // derived: RTX 6000 Ada (nearest measured AD102 board) 6326 GB/s = 17.78 B/clk/SM; x 128 SMs x 2520 MHz
         .l2_gbps = 5736.0,
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 102400,  // source: CUDA Guide cc 8.9: 100 KB
         .smem_per_cta_bytes = 101376,  // source: CUDA Guide cc 8.9: 99 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 8.9: 64K 32-bit registers

@@ -40,14 +40,14 @@ struct rtx_5090 {
         .tensor_fp4_flop_per_clk = 4096.0,  // derived: 1676 TFLOPS / (170 x 2407 MHz) = 4096
         // source: GB202 SM has 128 FP32 lanes (RTX Blackwell whitepaper; PipeWeave FmaFp32 = 128)
         .fma_fp32_per_clk = 128.0,
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         .dram_gbps = 1792.0,  // source: AIC rtx_5090.yaml mem_bw 1.792 TB/s (28 Gbps GDDR7, 512-bit)
         .l2_bytes = 100663296.0,  // source: 96 MB (RTX Blackwell whitepaper)
         // derived: RTX PRO 6000 Server (same GB202) measured 7444 GB/s at 2340 MHz = 16.92 B/clk/SM; x 170 SMs x 2407
         // MHz
         .l2_gbps = 6924.0,
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 102400,  // source: CUDA Guide cc 12.0: 100 KB
         .smem_per_cta_bytes = 101376,  // source: CUDA Guide cc 12.0: 99 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 12.0: 64K 32-bit registers

@@ -46,12 +46,12 @@ struct rtx_pro_6000_server {
         .tensor_fp4_flop_per_clk = 4096.0,  // derived: 1871.2 TFLOPS / (188 x 2430 MHz) = 4096
         // source: GB202 SM has 128 FP32 lanes (RTX Blackwell whitepaper; PipeWeave FmaFp32 = 128)
         .fma_fp32_per_clk = 128.0,
-        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; GPUS.md §3.2)
+        // source: 16 MUFU results per clock per SM below cc 10.3 (PipeWeave xuFp32 = 16; docs/gpus.md#sm-rates)
         .xu_per_clk = 16.0,
         .dram_gbps = 1792.0,  // source: AIC rtx_pro_6000_server.yaml mem_bw; PipeWeave RTX_PRO_6000_S.json memBandwidth
         .l2_bytes = 134217728.0,  // source: 128 MB; PipeWeave RTX_PRO_6000_S.json l2CacheSize 131072 KB
         .l2_gbps = 7444.0,  // source: PipeWeave RTX_PRO_6000_S.json l2CacheBandwidth (measured)
-        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; GPUS.md §3.4)
+        .smem_bytes_per_clk = 128.0,  // source: 128 B/clk/SM (PipeWeave sharedMemoryBandwidth; docs/gpus.md#sm-rates)
         .smem_per_sm_bytes = 102400,  // source: CUDA Guide cc 12.0: 100 KB
         .smem_per_cta_bytes = 101376,  // source: CUDA Guide cc 12.0: 99 KB opt-in per block
         .regs_per_sm = 65536,  // source: CUDA Guide cc 12.0: 64K 32-bit registers

@@ -35,7 +35,7 @@ struct collective_exclusions {
     std::size_t multi_node = 0;  ///< profiled rows spanning several nodes (inter-node network not modelled)
 };
 
-/// All-reduce protocol (METHOD.md §2): train on the systems of h100_sxm, b200_sxm, l40s; a100_sxm and
+/// All-reduce protocol (docs/method.md#splits): train on the systems of h100_sxm, b200_sxm, l40s; a100_sxm and
 /// rtx_pro_6000_server unseen-arch; gb200 / gb300 4-GPU nodes and b300_sxm unseen-sku; h200_sxm sibling. Other
 /// GPUs of the PipeWeave / Vidur profiles (h20, h800, rtx_6000_ada, a100_pcie_40gb, h100_pcie) get the
 /// protocol's default label, unseen-sku.

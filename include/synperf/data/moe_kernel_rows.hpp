@@ -35,8 +35,8 @@ inline constexpr std::array<std::pair<std::string_view, std::string_view>, 6> mo
                                                                                             {"L40", "l40"},
                                                                                             {"PRO6000S", "rtx_pro_6000_server"}}};
 
-/// PipeWeave's split for these runs (its seen and unseen GPUs, METHOD.md): train on A100, A40, H20 and H800; L40
-/// (Ada) and the RTX PRO 6000 (Blackwell sm_120) are architectures no training GPU has.
+/// PipeWeave's split for these runs (its seen and unseen GPUs, docs/method.md#splits): train on A100, A40, H20
+/// and H800; L40 (Ada) and the RTX PRO 6000 (Blackwell sm_120) are architectures no training GPU has.
 [[nodiscard]] inline protocol moe_kernel_protocol() {
     return protocol{{"a100_sxm", "a40", "h20", "h800"}, {{"l40", split::unseen_arch}, {"rtx_pro_6000_server", split::unseen_arch}}};
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-/// \file The measurement protocol (METHOD.md §2): leave-GPU-out splits and the seen split by shape hash.
+/// \file The measurement protocol (docs/method.md): leave-GPU-out splits and the seen split by shape hash.
 #include <cstdint>
 #include <initializer_list>
 #include <span>
@@ -45,7 +45,7 @@ struct protocol {
     }
 };
 
-/// GEMM, attention and MoE: train on h100_sxm, b200_sxm, l40s (METHOD.md §2).
+/// GEMM, attention and MoE: train on h100_sxm, b200_sxm, l40s (docs/method.md#splits).
 [[nodiscard]] inline protocol gemm_protocol() {
     return protocol{{"h100_sxm", "b200_sxm", "l40s"},
                     {{"a100_sxm", split::unseen_arch},
@@ -58,7 +58,7 @@ struct protocol {
 }
 
 /// FP8 GEMM (pure CUTLASS kernel, PipeWeave's data): PipeWeave's own split, train on h20 and h800; h200_sxm is
-/// an unseen SKU and h100_sxm a sibling of h800 (METHOD.md §2), so the numbers compare with the paper's.
+/// an unseen SKU and h100_sxm a sibling of h800 (docs/method.md#splits), so the numbers compare with the paper's.
 [[nodiscard]] inline protocol gemm_fp8_protocol() {
     return protocol{{"h20", "h800"}, {{"h200_sxm", split::unseen_sku}, {"h100_sxm", split::sibling}}};
 }

@@ -124,8 +124,8 @@ inline bool sglang_own_dispatch(const fp8_linear_problem& p, const gpu::gpu_numb
 
 /// The GEMM's dispatch entry.
 /// - TensorRT-LLM: cuBLAS runs one CTA per tile on sm_120, which has no wgmma or tcgen05 (the bf16 GEMM family's
-///   rule, KERNELS.md §1.1), so its GEMM there takes the one-CTA-per-tile M buckets of the sm_89 dispatch; elsewhere
-///   vLLM's dispatch stands in for cuBLASLt's closed choice.
+///   rule, docs/kernels.md#cublas-gemm), so its GEMM there takes the one-CTA-per-tile M buckets of the sm_89
+///   dispatch; elsewhere vLLM's dispatch stands in for cuBLASLt's closed choice.
 /// - SGLang: sgl-kernel's own entries on sm_100/103 and sm_120; on sm_89 and sm_90 vLLM's, from which sgl-kernel's
 ///   descend. (Read from a recent sgl-kernel; the 0.5.10 release in the data may differ.)
 inline gemm_fp8_detail::kernel_choice gemm_choice(const fp8_linear_problem& p, const gpu::gpu_numbers& g) {

@@ -3,7 +3,7 @@
 /// \file GEMM as cuBLAS(Lt) runs it: Y[m,n] = X[m,k] * W[n,k]^T in bf16/fp16 with FP32 accumulate.
 ///
 /// cuBLAS's heuristics are closed, so the decomposer derives the launch from the shape, dtype and GPU
-/// the way its kernel names show it behaves (KERNELS.md §1.1): sm_90/100/103 run persistent
+/// the way its kernel names show it behaves (docs/kernels.md#cublas-gemm): sm_90/100/103 run persistent
 /// warp-specialized kernels (TMA + wgmma/UMMA, one CTA per SM, static tile scheduler); sm_80/86/89/120 run
 /// one CTA per output tile, multi-stage cp.async pipelines, optionally split-K with a separate reduction
 /// kernel. Among per-architecture candidate tiles and split-K factors it picks the one with the smallest

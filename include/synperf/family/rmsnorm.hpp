@@ -3,7 +3,7 @@
 /// \file RMSNorm, plain (`out = x * rsqrt(mean(x^2) + eps) * w`) and fused with the residual add
 /// (`r = x + r; x = norm(r) * w`), as vLLM, its forks and FlashInfer / SGLang launch it.
 ///
-/// One CTA per token row, hardware dispatch (KERNELS.md §4):
+/// One CTA per token row, hardware dispatch (docs/kernels.md#rmsnorm):
 /// - `vllm_scalar` (vLLM before vectorization; sarathi-serve, which Vidur profiled: csrc/layernorm_kernels.cu
 ///   rms_norm_kernel): block = min(hidden, 1024), one element per access, a first pass summing x^2, a
 ///   block reduction, one rsqrtf, a second pass re-reading x (from L1) and w.

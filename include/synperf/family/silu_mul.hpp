@@ -3,7 +3,7 @@
 /// \file SiLU-and-mul (act_and_mul): `out[t, i] = silu(x[t, i]) * x[t, d + i]` over a [tokens, 2d] input,
 /// the gated MLP's activation.
 ///
-/// One CTA per token, hardware dispatch (KERNELS.md §5):
+/// One CTA per token, hardware dispatch (docs/kernels.md#activations):
 /// - `vllm_scalar` (vLLM csrc/activation_kernels.cu act_and_mul_kernel; sarathi-serve silu_and_mul_kernel,
 ///   which Vidur profiled): block = min(d, 1024), one element per access (__ldg), silu = x / (1 + expf(-x)).
 /// - `flashinfer` (include/flashinfer/activation.cuh, launched by sgl-kernel): vec = 16 / e elements per

@@ -4,7 +4,7 @@
 ///
 /// w = ceil(threads / 32); registers are allocated per warp in units of 256 and warps in groups of 4;
 /// shared memory per CTA is rounded up to 128 B plus 1 KB the driver reserves. The result is the minimum
-/// of the limits set by warps, registers, shared memory and the CTA slots (see docs KERNELS.md §9).
+/// of the limits set by warps, registers, shared memory and the CTA slots (see docs/kernels.md#occupancy).
 #include <algorithm>
 #include <string>
 

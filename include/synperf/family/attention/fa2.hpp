@@ -7,7 +7,8 @@
 /// visiting ceil(((m + 1) kBlockM + Sk - Sq) / kBlockN) KV blocks (flash_fwd_kernel.h). Decode: the split-KV
 /// kernel (kBlockM 64, 4 warps) with the query heads of a KV head swapped into the M dim
 /// (seqlenq_ngroups_swapped), num_splits_heuristic over 2 x SMs and the combine kernel when split
-/// (flash_api.cpp). Sources: KERNELS.md §2.1, §3; flash-attention @0251105a csrc/flash_attn.
+/// (flash_api.cpp). Sources: docs/kernels.md#flashattention-2, docs/kernels.md#attention-decode;
+/// flash-attention @0251105a csrc/flash_attn.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

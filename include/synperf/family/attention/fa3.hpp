@@ -8,7 +8,7 @@
 /// page table, so every batch is varlen: the number of splits comes from the varlen dynamic rule, PackGQA
 /// is on whenever heads share a KV head, and sm_90 always runs a persistent scheduler (longest first:
 /// LPT for causal/local, batches sorted by length otherwise). Decode is the same kernel with one query
-/// per request (the g query heads of a KV head packed into the M tile). Sources: KERNELS.md §2.2;
+/// per request (the g query heads of a KV head packed into the M tile). Sources: docs/kernels.md#flashattention-3;
 /// hopper/tile_size.h, heuristics.h, flash_api.cpp, flash_fwd_launch_template.h, flash_prepare_scheduler.cu,
 /// block.h (flash-attention @0251105a).
 #include <algorithm>

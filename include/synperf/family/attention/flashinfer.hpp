@@ -9,7 +9,8 @@
 /// SM90 plan, SMs persistent CTAs fed by a host-side longest-processing-time list (PrefillSM90Plan).
 /// Decode: BatchDecode on CUDA cores (one CTA per request chunk and KV head covering its g query heads;
 /// pages-per-chunk binary search against the occupancy-derived grid), or, when h / h_k > 4, the tensor-core
-/// prefill kernel with packed query length g (KERNELS.md §3). Sources: KERNELS.md §2.3, §3; flashinfer
+/// prefill kernel with packed query length g (docs/kernels.md#attention-decode). Sources:
+/// docs/kernels.md#flashinfer-prefill, docs/kernels.md#attention-decode; flashinfer
 /// @fb28d724 include/flashinfer/attention/{scheduler.cuh, prefill.cuh, cascade.cuh, hopper/prefill_sm90.cuh}.
 #include <algorithm>
 #include <cstdint>
