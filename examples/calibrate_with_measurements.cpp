@@ -8,14 +8,14 @@
 #include <vector>
 
 #include <synperf.hpp>
-#include <synperf/models/gemm.hpp>  // the shipped GEMM weights, embedded (opt-in)
+#include <synperf/models.hpp>  // the shipped weights (synperf::models), generated at build time
 
 int main() {
     using namespace synperf;
     const data::csv_table measured = data::csv_table::load(std::string(SYNPERF_SOURCE_DIR) + "/bench/measure/h200_sxm/gemm_bf16.csv");
     const std::size_t m = measured.column("m"), n = measured.column("n"), k = measured.column("k"),
                       us = measured.column("measured_us");
-    const runtime_predictor<family::gemm> h200(gpu::find_gpu("h200_sxm").numbers, cost::mlp_cost(models::gemm()));
+    const runtime_predictor<family::gemm> h200(gpu::find_gpu("h200_sxm").numbers);  // the shipped weights
 
     std::vector<double> predicted, times;
     for (std::size_t r = 0; r < measured.rows(); ++r) {

@@ -3,14 +3,14 @@
 #include <cstdio>
 
 #include <synperf.hpp>
-#include <synperf/models/gemm.hpp>  // the shipped GEMM weights, embedded (opt-in)
+#include <synperf/models.hpp>  // the shipped weights (synperf::models), generated at build time
 
 int main() {
     using namespace synperf;
     const family::gemm_problem shape{4096, 4096, 4096};
 
-    // Everything known at compile time: GPU policy, family, scheduler (defaulted) and cost model.
-    const predictor<hw::h100_sxm, family::gemm> h100{cost::mlp_cost(models::gemm())};
+    // Everything fixed at compile time: GPU policy, family, scheduler (defaulted) and the family's shipped weights.
+    const predictor<hw::h100_sxm, family::gemm> h100;
     const prediction p = h100.predict(shape, "trtllm");
     std::printf("h100_sxm            %8.1f us  (efficiency %.2f, %s-bound, %lld tiles)\n", p.latency_us, p.efficiency,
                 std::string(p.bottleneck).c_str(), static_cast<long long>(p.kernels.front().tasks));
@@ -22,7 +22,7 @@ int main() {
     // GPUs picked by name at run time: one instantiation of the family serves them all.
     for (const char* name : {"NVIDIA A100-SXM4-80GB", "rtx_pro_6000_server"}) {
         const gpu::runtime_gpu g = gpu::find_gpu(name);
-        const runtime_predictor<family::gemm> rt(g.numbers, cost::mlp_cost(models::gemm()));
+        const runtime_predictor<family::gemm> rt(g.numbers);
         const prediction r = rt.predict(shape, "trtllm");
         std::printf("%-19s %8.1f us  (efficiency %.2f, %s-bound)\n", g.name.c_str(), r.latency_us, r.efficiency,
                     std::string(r.bottleneck).c_str());

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include <synperf.hpp>
-#include <synperf/models/gemm.hpp>
+#include <synperf/models.hpp>  // the shipped weights (synperf::models)
 
 namespace {
 
@@ -55,7 +55,8 @@ int main() {
     const synperf::gpu::runtime_gpu gpu = synperf::gpu::to_runtime<consumer_gpu>();
     std::printf("synperf consumer: %s, %d SMs, bf16 dense peak %.0f TFLOPS\n", gpu.display_name.c_str(),
                 gpu.numbers.sm_count, bf16);
-    const synperf::predictor<consumer_gpu, synperf::family::gemm> gemm{synperf::cost::mlp_cost(synperf::models::gemm())};
+    // Default-constructed: the family's shipped weights, found at compile time.
+    const synperf::predictor<consumer_gpu, synperf::family::gemm> gemm;
     const double us = gemm.predict({4096, 4096, 4096}, "trtllm").latency_us;
     std::printf("synperf consumer: gemm 4096^3 predicted in %.1f us\n", us);
     return gpu.name == "consumer_gpu" && std::isfinite(us) && us > 0 ? 0 : 1;

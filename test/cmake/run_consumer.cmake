@@ -44,7 +44,8 @@ set(consumer_args)
 if(MODE STREQUAL "find_package")
   set(prefix ${WORK_DIR}/prefix)
   run("configure synperf" ${CMAKE_COMMAND} -S ${SYNPERF_SOURCE_DIR} -B ${WORK_DIR}/synperf-build ${common_args}
-      -DSYNPERF_INSTALL=ON -DCMAKE_INSTALL_PREFIX=${prefix})
+      -DSYNPERF_INSTALL=ON -DSYNPERF_INSTALL_MODELS=ON -DCMAKE_INSTALL_PREFIX=${prefix})
+  run("build synperf" ${CMAKE_COMMAND} --build ${WORK_DIR}/synperf-build --config ${BUILD_TYPE})
   run("install synperf" ${CMAKE_COMMAND} --install ${WORK_DIR}/synperf-build --config ${BUILD_TYPE})
   # Every public header must be installed, hw/ policies included, under <prefix>/include.
   file(GLOB_RECURSE headers RELATIVE ${SYNPERF_SOURCE_DIR}/include ${SYNPERF_SOURCE_DIR}/include/*.hpp)

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "synperf/error.hpp"
-#include "synperf/family/allreduce_latency.hpp"
+#include "synperf/e2e/allreduce_latency.hpp"
 #include "synperf/gpu/registry.hpp"
 #include "synperf/predictor/predictor.hpp"
 #include "synperf/system/catalogue.hpp"
@@ -174,7 +174,7 @@ TEST_CASE("allreduce: bad inputs give clear errors") {
     CHECK_THROWS_WITH_AS((void)system::make_system(l40s.name, l40s.numbers, 8, system::topology::nvswitch),
                          doctest::Contains("has no NVLink"), invalid_argument);
     CHECK_THROWS_WITH_AS((void)system::builtin_system("tpu_v5"), doctest::Contains("unknown GPU 'tpu_v5'"), invalid_argument);
-    CHECK_THROWS_AS((void)family::allreduce_latency_us("h100_sxm", 16, 1 << 20), invalid_argument);
+    CHECK_THROWS_AS((void)e2e::allreduce_latency_us("h100_sxm", 16, 1 << 20), invalid_argument);
     // Link numbers beyond any system (an infinite latency otherwise).
     const gpu::runtime_gpu h100 = gpu::find_gpu("h100_sxm");
     system::system_spec slow = system::make_system("x", h100.numbers, 8, system::topology::pcie);
@@ -201,19 +201,19 @@ TEST_CASE("allreduce: bad inputs give clear errors") {
 }
 
 TEST_CASE("allreduce: one call gives the latency, one GPU needs no communication") {
-    CHECK(family::allreduce_latency_us("h100_sxm", 1, 1 << 20) == 0.0);
-    CHECK_THROWS_WITH_AS((void)family::allreduce_latency_us("h100_sxm", 1, -1), doctest::Contains("bytes must be > 0"), invalid_argument);
+    CHECK(e2e::allreduce_latency_us("h100_sxm", 1, 1 << 20) == 0.0);
+    CHECK_THROWS_WITH_AS((void)e2e::allreduce_latency_us("h100_sxm", 1, -1), doctest::Contains("bytes must be > 0"), invalid_argument);
     // One GPU communicates nothing, but its message must still be whole elements.
-    CHECK_THROWS_WITH_AS((void)family::allreduce_latency_us("h100_sxm", 1, 3, "sglang", collective_dtype::fp32),
+    CHECK_THROWS_WITH_AS((void)e2e::allreduce_latency_us("h100_sxm", 1, 3, "sglang", collective_dtype::fp32),
                          doctest::Contains("multiple of the element size 4"), invalid_argument);
     CHECK_NOTHROW(family::validate(problem("h100_sxm", 1, 1024), true));
     CHECK_THROWS_WITH_AS(family::validate(problem("h100_sxm", 1, 1024, collective_impl::trtllm, collective_op::reduce_scatter), true),
                          doctest::Contains("nccl and torch only"), invalid_argument);
     CHECK_THROWS_WITH_AS(family::validate(problem("h100_sxm", 0, 1024), true), doctest::Contains("gpus must be >= 1, got 0"),
                          invalid_argument);
-    CHECK_THROWS_AS((void)family::allreduce_latency_us("h900", 1, 1 << 20), invalid_argument);
-    const double small = family::allreduce_latency_us("h100_sxm", 8, 16 << 10);
-    const double large = family::allreduce_latency_us("h100_sxm", 8, 64 << 20);
+    CHECK_THROWS_AS((void)e2e::allreduce_latency_us("h900", 1, 1 << 20), invalid_argument);
+    const double small = e2e::allreduce_latency_us("h100_sxm", 8, 16 << 10);
+    const double large = e2e::allreduce_latency_us("h100_sxm", 8, 64 << 20);
     CHECK(small > family::estimate(problem("h100_sxm", 8, 16 << 10, collective_impl::sglang)).theoretical_us);
     CHECK(large > 10 * small);
     CHECK(std::isfinite(large));
@@ -224,7 +224,7 @@ TEST_CASE("allreduce: a system with no data is predicted from its spec alone (H2
     const system::system_spec h20 = system::builtin_system("h20");
     CHECK(h20.gpus_per_node == 8);
     CHECK(h20.nvlink_gbps == doctest::Approx(450.0));
-    const double us = family::allreduce_latency_us("h20", 8, 8192 * 64 * 2, "sglang");
+    const double us = e2e::allreduce_latency_us("h20", 8, 8192 * 64 * 2, "sglang");
     CHECK(us > family::estimate(problem("h20", 8, 8192 * 64 * 2, collective_impl::sglang)).theoretical_us);
     CHECK(us < 100.0);
     // A node built at run time from a GPU and a wiring.

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../data/mlp/tiny_embedded.hpp"
+#include "synperf/models/tiny.hpp"  // generated from data/mlp/tiny.mlp
 #include "text_lines.hpp"
 #include "synperf/mlp/evaluate.hpp"
 

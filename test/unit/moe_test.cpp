@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "synperf/error.hpp"
-#include "synperf/family/moe_latency.hpp"
+#include "synperf/e2e/moe_latency.hpp"
 #include "synperf/gpu/registry.hpp"
 #include "synperf/predictor/predictor.hpp"
 #include "synperf/work/task.hpp"
@@ -277,6 +277,6 @@ TEST_CASE("moe: a hand-filled GPU spec is validated before the one-call predicti
     CHECK_THROWS_WITH_AS((void)synperf::family::predict_moe(problem(16, 4096, 14336, 8, 2), g), doctest::Contains("dram_gbps"),
                          synperf::invalid_argument);
     g.dram_gbps = 0;
-    CHECK_THROWS_WITH_AS((void)synperf::family::moe_latency_us(g, 16, 4096, 14336, 8, 2), doctest::Contains("dram_gbps"),
+    CHECK_THROWS_WITH_AS((void)synperf::e2e::moe_latency_us(g, 16, 4096, 14336, 8, 2), doctest::Contains("dram_gbps"),
                          synperf::invalid_argument);
 }

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "../data/mlp/tiny_embedded.hpp"
+#include "synperf/models/tiny.hpp"  // generated from data/mlp/tiny.mlp
 #include "synperf/cost/concept.hpp"
 #include "synperf/cost/mlp_cost.hpp"
 #include "synperf/cost/roofline_cost.hpp"

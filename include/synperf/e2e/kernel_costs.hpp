@@ -54,20 +54,30 @@ struct family_models {
     std::shared_ptr<const mlp::network> fp8_linear;
 
     /// The model that prices ops of family `f` (null when this set has none).
-    [[nodiscard]] const std::shared_ptr<const mlp::network>& of(op_family f) const noexcept {
+    [[nodiscard]] const std::shared_ptr<const mlp::network>& of(op_family f) const noexcept { return member(*this, f); }
+    /// The model slot of the family called `name` (null for a family the end-to-end model does not use).
+    [[nodiscard]] std::shared_ptr<const mlp::network>* slot(std::string_view name) noexcept {
+        for (std::size_t i = 0; i < op_family_count; ++i)
+            if (to_string(op_family(i)) == name) return &member(*this, op_family(i));
+        return nullptr;
+    }
+
+private:
+    template <class Self>
+    static auto member(Self& self, op_family f) noexcept -> decltype((self.gemm)) {
         switch (f) {
-            case op_family::gemm: return gemm;
-            case op_family::gemm_fp8: return gemm_fp8;
-            case op_family::attention_prefill: return attention_prefill;
-            case op_family::attention_decode: return attention_decode;
-            case op_family::rmsnorm: return rmsnorm;
-            case op_family::silu_mul: return silu_mul;
-            case op_family::elementwise: return elementwise;
-            case op_family::allreduce: return allreduce;
-            case op_family::moe: return moe;
-            case op_family::fp8_linear: return fp8_linear;
+            case op_family::gemm: return self.gemm;
+            case op_family::gemm_fp8: return self.gemm_fp8;
+            case op_family::attention_prefill: return self.attention_prefill;
+            case op_family::attention_decode: return self.attention_decode;
+            case op_family::rmsnorm: return self.rmsnorm;
+            case op_family::silu_mul: return self.silu_mul;
+            case op_family::elementwise: return self.elementwise;
+            case op_family::allreduce: return self.allreduce;
+            case op_family::moe: return self.moe;
+            case op_family::fp8_linear: return self.fp8_linear;
         }
-        return gemm;  // unreachable: every enumerator is listed
+        return self.gemm;  // unreachable: every enumerator is listed
     }
 };
 

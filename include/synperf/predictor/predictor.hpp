@@ -14,6 +14,7 @@
 #include "synperf/error.hpp"
 #include "synperf/cost/concept.hpp"
 #include "synperf/cost/mlp_cost.hpp"
+#include "synperf/cost/shipped.hpp"
 #include "synperf/mlp/format.hpp"
 #include "synperf/family/concept.hpp"
 #include "synperf/features/analysis.hpp"
@@ -112,12 +113,32 @@ prediction analyze(const typename F::problem_type& p, const gpu::gpu_numbers& g,
     return out;
 }
 
-/// An MLP cost model must have been trained for F (family, features, framework levels by name); throws
-/// `load_error` otherwise, so weights of another family never answer silently. Other cost models pass as they are.
+/// An MLP cost model must hold a network trained for F (family, features, framework levels by name); throws
+/// `invalid_argument` for an empty one and `load_error` for another family's, so a predictor never holds a model
+/// that cannot answer. Other cost models pass as they are.
 template <class F, class C>
 void require_cost_for_family(const C& cost) {
-    if constexpr (std::same_as<C, cost::mlp_cost>)
-        if (cost.loaded()) mlp::check_compatible(cost.network(), F::name, F::feature_names, "cost model", F::framework_levels);
+    if constexpr (std::same_as<C, cost::mlp_cost>) {
+        if (!cost.loaded())
+            synperf::detail::report_error(std::string(F::name) + ": the cost model holds no network (load weights, or default-construct "
+                                          "the predictor to use the family's shipped weights)");
+        mlp::check_compatible(cost.network(), F::name, F::feature_names, "cost model", F::framework_levels);
+    }
+}
+
+/// The cost model a default-constructed predictor of family F uses: F's shipped weights for the MLP cost model
+/// (a compile error where this translation unit has none), a default-constructed one otherwise.
+template <class F, class C>
+C default_cost() {
+    if constexpr (std::same_as<C, cost::mlp_cost>) {
+        static_assert(models::has_shipped_weights<F>,
+                      "synperf: predictor<G, F>{} uses family F's shipped weights, and none is visible here: link "
+                      "synperf::models and #include <synperf/models.hpp> (or <synperf/models/<family>.hpp>), or give "
+                      "the predictor a cost model: predictor<G, F>{cost::mlp_cost(network)}");
+        if constexpr (models::has_shipped_weights<F>) return models::shipped_cost<F>();
+    } else {
+        return C{};
+    }
 }
 
 /// Schedules with the built-in scheduler each kernel's dispatch kind asks for.
@@ -184,7 +205,9 @@ public:
     using cost_model_type = C;
     using problem_type = typename F::problem_type;
 
-    predictor() = default;
+    /// Uses family F's shipped weights, fixed at compile time: a compile error where the build has none (see
+    /// `models::has_shipped_weights`). Another cost model type is default-constructed.
+    predictor() : cost_(predictor_detail::default_cost<F, C>()) {}
     explicit predictor(C cost) : cost_(std::move(cost)) { predictor_detail::require_cost_for_family<F>(cost_); }
 
     /// Predicts one op; `framework` selects the categorical input (see F::framework_levels).
@@ -215,7 +238,7 @@ public:
     [[nodiscard]] const C& cost_model() const noexcept { return cost_; }
 
 private:
-    C cost_{};
+    C cost_;
 };
 
 /// A predictor for a GPU known only at run time (by name or from a spec file): one instantiation per family.
@@ -225,6 +248,9 @@ public:
     using family_type = F;
     using problem_type = typename F::problem_type;
 
+    /// Uses family F's shipped weights (a compile error where the build has none), as `predictor` does.
+    explicit runtime_predictor(gpu::gpu_numbers numbers)
+        : runtime_predictor(std::move(numbers), predictor_detail::default_cost<F, C>()) {}
     runtime_predictor(gpu::gpu_numbers numbers, C cost)
         : numbers_(gpu::validate(numbers)), cost_(std::move(cost)) {
         predictor_detail::require_cost_for_family<F>(cost_);
