@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <synperf.hpp>
+#include <synperf/data/csv.hpp>
 #include <synperf/models.hpp>  // the shipped weights (synperf::models), generated at build time
 
 int main() {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-/// \file Umbrella header: the whole core library, without ext/ and train/ (optional dependencies),
-/// testing/ (doctest) and models/ (embedded weights, opt-in: `#include <synperf/models/gemm.hpp>`).
+/// \file Umbrella header of synperf::core (standard library and Boost.Hana only). The add-ons have their own:
+/// <synperf/models.hpp> (the shipped weights, generated at build time), <synperf/e2e.hpp> (end-to-end LLM
+/// inference) and <synperf/train/...> with <synperf/data.hpp> (data readers and the trainer); ext/ and testing/
+/// hold the xtensor and doctest glue.
 
 #include "synperf/error.hpp"
 #include "synperf/gpu.hpp"
@@ -12,5 +14,3 @@
 #include "synperf/mlp.hpp"
 #include "synperf/cost.hpp"
 #include "synperf/predictor.hpp"
-#include "synperf/data.hpp"
-#include "synperf/e2e.hpp"

@@ -5,3 +5,4 @@
 #include "synperf/cost/concept.hpp"
 #include "synperf/cost/mlp_cost.hpp"
 #include "synperf/cost/roofline_cost.hpp"
+#include "synperf/cost/shipped.hpp"

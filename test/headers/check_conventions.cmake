@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-# Checks every public header: it starts with the SPDX line and has `#pragma once`; a core header (all but
-# ext/, train/, models/, testing/) includes no third-party library but Boost.Hana, and Hana only through
-# synperf/detail/hana.hpp.
+# Checks every public header: it starts with the SPDX line and has `#pragma once`; a core header (all but the
+# add-ons e2e/, data/, train/, ext/, testing/ and their umbrellas) includes no third-party library but Boost.Hana,
+# Hana only through synperf/detail/hana.hpp, and no add-on header (the generated synperf/models/ ones included).
 #
 #   cmake -DSYNPERF_SOURCE_DIR=<checkout> -P check_conventions.cmake
 cmake_minimum_required(VERSION 3.25)
@@ -25,7 +25,8 @@ foreach(path IN LISTS headers)
   if(NOT "#pragma once" IN_LIST lines)
     list(APPEND problems "${name}: no '#pragma once'")
   endif()
-  if(path MATCHES "^${include_dir}/synperf/(ext|train|models|testing)/")
+  if(path MATCHES "^${include_dir}/synperf/(e2e|data|train|ext|testing)/" OR
+     path MATCHES "^${include_dir}/synperf/(e2e|data|train)\\.hpp$")
     continue()
   endif()
   set(line_no 0)
@@ -39,6 +40,8 @@ foreach(path IN LISTS headers)
       list(APPEND problems "${name}:${line_no}: core headers include Hana through synperf/detail/hana.hpp, got <${inc}>")
     elseif(inc MATCHES "^(fmt|xtensor|xtensor-blas|xtl|CLI|nlohmann|doctest|benchmark)/")
       list(APPEND problems "${name}:${line_no}: core headers use only the standard library and Boost.Hana, got <${inc}>")
+    elseif(inc MATCHES "^synperf/(e2e|data|train|models|ext|testing)[/.]")
+      list(APPEND problems "${name}:${line_no}: a core header includes the add-on header <${inc}>")
     endif()
   endforeach()
 endforeach()
