@@ -233,15 +233,15 @@ TEST_CASE("allreduce: a system with no data is predicted from its spec alone (H2
     const system::system_spec fast = system::make_system("my_gpu", g, 8, system::topology::nvswitch);
     CHECK(fast.nvlink_gbps == doctest::Approx(900.0));
     family::allreduce_problem p{fast, collective_op::all_reduce, 256 << 20, collective_dtype::bf16, 8, collective_impl::nccl};
-    const double fast_us = family::predict_collective(p, g).latency_us;
+    const double fast_us = e2e::predict_collective(p, g).latency_us;
     p.system = system::builtin_system("h100_sxm");
-    CHECK(fast_us < family::predict_collective(p, gpu::find_gpu("h100_sxm").numbers).latency_us);
+    CHECK(fast_us < e2e::predict_collective(p, gpu::find_gpu("h100_sxm").numbers).latency_us);
     // The least NVLink a GPU may have (1 GB/s both ways) still makes a node: 0.5 GB/s per direction.
     g.nvlink_gbps = 1;
     CHECK(system::make_system("slow_link", g, 8, system::topology::nvswitch).nvlink_gbps == doctest::Approx(0.5));
     // A hand-filled GPU spec is validated before it is used, and the error names the field.
     g.l2_gbps = std::numeric_limits<double>::infinity();
-    CHECK_THROWS_WITH_AS((void)family::predict_collective(p, g), doctest::Contains("l2_gbps"), invalid_argument);
+    CHECK_THROWS_WITH_AS((void)e2e::predict_collective(p, g), doctest::Contains("l2_gbps"), invalid_argument);
 }
 
 namespace {

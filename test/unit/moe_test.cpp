@@ -260,7 +260,7 @@ TEST_CASE("moe: with the shipped model more tokens are never faster beyond noise
             for (std::int64_t t = 1; t <= 16384; t *= 2) {
                 moe_problem p = s;
                 p.tokens = t;
-                const double us = synperf::family::predict_moe(p, g).latency_us;
+                const double us = synperf::e2e::predict_moe(p, g).latency_us;
                 CAPTURE(name);
                 CAPTURE(t);
                 CHECK(us > 0);
@@ -274,7 +274,7 @@ TEST_CASE("moe: with the shipped model more tokens are never faster beyond noise
 TEST_CASE("moe: a hand-filled GPU spec is validated before the one-call prediction uses it") {
     auto g = synperf::gpu::find_gpu("h100_sxm").numbers;
     g.dram_gbps = std::numeric_limits<double>::quiet_NaN();
-    CHECK_THROWS_WITH_AS((void)synperf::family::predict_moe(problem(16, 4096, 14336, 8, 2), g), doctest::Contains("dram_gbps"),
+    CHECK_THROWS_WITH_AS((void)synperf::e2e::predict_moe(problem(16, 4096, 14336, 8, 2), g), doctest::Contains("dram_gbps"),
                          synperf::invalid_argument);
     g.dram_gbps = 0;
     CHECK_THROWS_WITH_AS((void)synperf::e2e::moe_latency_us(g, 16, 4096, 14336, 8, 2), doctest::Contains("dram_gbps"),
