@@ -1,307 +1,152 @@
 // SPDX-License-Identifier: Apache-2.0
-// A kernel family of your own, from the decomposer to a trained model: PyTorch's LayerNorm forward
-// (torch.nn.LayerNorm -> vectorized_layer_norm_kernel), a row-wise reduction kernel like softmax: one CTA per
-// row reduces the row (Welford mean and variance), then rescales it.
+// A kernel family of your own, trained, evaluated and used through the library's training contract: PyTorch's
+// LayerNorm forward (vectorized_layer_norm_kernel), one CTA of 128 threads per row, Welford reduction then rescale.
 //
-// Usage: example_custom_family_layernorm [--data DIR] [--out FILE] [measurements.csv]
-//   measurements.csv: columns gpu,rows,cols,latency_us (fp16 rows, one per measured kernel).
-//   Without a CSV, the measured LayerNorm of Vidur's profiling (vidur/compute/<gpu>/microsoft__phi-2__mlp.csv,
-//   op input_layernorm: phi-2 is the one Vidur model with a LayerNorm) is read from the data directory:
-//   --data, else $SYNPERF_DATA, else ../shared/data beside the project; when there is none it exits 77 (skipped).
-// It trains the efficiency MLP leave-one-GPU-out (prints the MAPE on each held-out GPU), then on every GPU,
-// and predicts shapes it never saw, on GPUs with and without measurements.
-#include <algorithm>
+// Usage: example_custom_family_layernorm [measurements.csv | DATA_DIR]
+//   measurements.csv: columns gpu,rows,cols,latency_us (fp16). DATA_DIR (default $SYNPERF_DATA, else ../shared/data
+//   beside the project): Vidur's LayerNorm, vidur/compute/<gpu>/microsoft__phi-2__mlp.csv. None: exits 77 (skipped).
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
-#include <map>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <synperf.hpp>
+#include <synperf/cost/mlp_cost.hpp>
 #include <synperf/data/csv.hpp>
-#include <synperf/data/data_dir.hpp>
-#include <synperf/data/protocol.hpp>
 #include <synperf/family/memory_bound.hpp>
-#include <synperf/mlp/format.hpp>
+#include <synperf/predictor/analyze.hpp>
+#include <synperf/predictor/predictor.hpp>
+#include <synperf/train/analyze_rows.hpp>  // target synperf::train (xtensor, xtensor-blas, BLAS)
+#include <synperf/train/efficiency_model.hpp>
+#include <synperf/train/evaluation.hpp>
 #include <synperf/train/metrics.hpp>
-#include <synperf/train/mlp_trainer.hpp>  // target synperf::train (xtensor, xtensor-blas, BLAS)
 
 namespace my {
-
 namespace mb = synperf::family::memory_bound;
 
-/// LayerNorm over the last dimension of a [rows, cols] activation, with weight and bias:
-/// y = (x - mean) * rsqrt(var + eps) * gamma + beta.
 struct layernorm_problem {
-    std::int64_t rows = 0;   ///< tokens
-    std::int64_t cols = 0;   ///< normalized size (hidden)
-    int element_bytes = 2;   ///< 2 (fp16 / bf16) or 4 (fp32)
+    std::int64_t rows = 0, cols = 0;  ///< tokens, normalized size (fp16)
 };
 
-/// PyTorch's vectorized LayerNorm forward (aten/src/ATen/native/cuda/layer_norm_kernel.cu), the path taken when
-/// cols is a multiple of 4: grid = rows, block = 32 x 4 threads, 4 elements per access, 24 B of shared memory.
-/// Pass 1: each thread folds its elements into a Welford (mean, m2, count) with one reciprocal per element
-/// (MUFU.RCP on the XU pipe), then 5 warp-shuffle merges (one reciprocal each) and a shared-memory merge of the
-/// 4 warps. Pass 2: one rsqrt, then y = gamma * (rstd * (x - mean)) + beta re-reading x (from L1), gamma, beta.
+/// The family: the launch PyTorch runs and its work, per CTA (x read twice, the second time from L1; gamma, beta,
+/// y once; per element ~8 FMA-pipe ops and a reciprocal) and for the op. Its features are ratios to the GPU's own
+/// capacities (memory_bound.hpp), so that a model trained on a few GPUs transfers to another.
 struct layernorm {
     using problem_type = layernorm_problem;
     using plan_type = mb::plan;
     static constexpr std::string_view name = "layernorm";
     static constexpr std::array<std::string_view, 1> framework_levels{"torch"};
-    /// Five of the memory-bound families' features (synperf/family/memory_bound.hpp): the bound, its DRAM share,
-    /// the memory-latency bound, the waves and the SMs used. Measurements of one row length on a few GPUs cannot
-    /// teach a model the others: ratios that are constant per GPU (L2 size, DRAM over L2 bandwidth) only let it
-    /// tell the training GPUs apart, and it extrapolates them wildly on a GPU it never saw.
     static constexpr std::array<std::string_view, 5> feature_names{"theoretical_us", "dram_over_bound", "latency_over_bound",
                                                                    "waves", "busy_sm_fraction"};
-    static constexpr int threads = 128;
-    static constexpr int vec = 4;  // elements per access
-
-    static std::size_t framework_level(std::string_view framework) {
-        if (framework == "torch" || framework == "pytorch" || framework == "vidur") return 0;
-        throw synperf::invalid_argument("synperf: layernorm: unknown framework '" + std::string(framework) +
-                                        "'; known: torch (pytorch, vidur)");
-    }
+    static std::size_t framework_level(std::string_view) { return 0; }
     static void validate(const layernorm_problem& p) {
-        const auto fail = [](const std::string& what) { throw synperf::invalid_argument("synperf: layernorm: " + what); };
-        if (p.rows <= 0 || p.rows > 0x7fffffff) fail("rows must be in 1 .. 2^31 - 1 (one CTA per row), got " + std::to_string(p.rows));
-        if (p.cols <= 0 || p.cols > (std::int64_t{1} << 24)) fail("cols must be in 1 .. 2^24, got " + std::to_string(p.cols));
-        if (p.cols % vec != 0)
-            fail("cols must be a multiple of 4 (the vectorized kernel; PyTorch runs two other kernels otherwise), got " +
-                 std::to_string(p.cols));
-        if (p.element_bytes != 2 && p.element_bytes != 4) fail("element_bytes must be 2 or 4, got " + std::to_string(p.element_bytes));
+        if (p.rows < 1 || p.cols < 4 || p.cols % 4 != 0) throw synperf::invalid_argument("layernorm: rows >= 1, cols % 4 == 0");
     }
-    static constexpr synperf::work::dispatch_kind main_dispatch(const synperf::gpu::gpu_numbers&) noexcept {
-        return synperf::work::dispatch_kind::hardware;
-    }
-
-    /// The decomposer: one CTA's work, from the kernel's source, and the op's compulsory work.
+    static constexpr auto main_dispatch(const synperf::gpu::gpu_numbers&) { return synperf::work::dispatch_kind::hardware; }
     static mb::plan plan(const layernorm_problem& p, const synperf::gpu::gpu_numbers& g) {
         validate(p);
-        const double n = double(p.cols), row = n * p.element_bytes;
-        mb::launch_shape s;
-        s.name = "vectorized_layer_norm_kernel";
-        s.ctas = p.rows;
-        s.threads = threads;
-        s.smem = 4 * 3 / 2 * 4;  // threads.y * 3 / 2 floats for the warp merge
-        s.regs = 32;
-        s.vector_bytes = vec * p.element_bytes;
-        const double rounds = double(mb::ceil_div(p.cols, std::int64_t{threads} * vec));
-        s.accesses_per_thread = rounds * 5.0;  // pass 1 loads x; pass 2 loads x, gamma, beta and stores y
-        // Through L2: x, gamma, beta, y once each (the re-read of x hits L1), and the fp32 mean and rstd.
-        s.cta.l2_bytes = 4.0 * row + 8.0;
-        // FMA pipe per element: Welford (sub, add, fma, sub, fma) + the affine rescale (sub, mul, fma); each thread's
-        // 5 shuffle merges cost about 8 more. XU: one reciprocal per element and per merge, one rsqrt per thread.
-        s.cta.fma_ops = 8.0 * n + threads * 5.0 * 8.0;
-        s.cta.xu_ops = n + threads * 5.0 + threads;
-        // Compulsory: read x and write y once, gamma and beta once for the op; a one-pass sum of x and x^2 and a
-        // fused rescale (4 FP32 ops per element); one rsqrt per row.
-        mb::compulsory_work c;
-        c.footprint_bytes = 2.0 * double(p.rows) * row + 2.0 * row + 8.0 * double(p.rows);
-        c.fma_ops = 4.0 * double(p.rows) * n;
-        c.xu_ops = double(p.rows);
-        mb::plan out;
-        out.shapes.push_back(s);
-        out.kernels.push_back(mb::make_launch(s, c, g));
-        out.footprint_bytes = c.footprint_bytes;
-        return out;
+        const double n = double(p.cols), rows = double(p.rows);
+        const mb::launch_shape s{.name = "vectorized_layer_norm_kernel", .ctas = p.rows, .threads = 128, .regs = 32, .smem = 24,
+                                 .vector_bytes = 8, .accesses_per_thread = 5.0 * double(mb::ceil_div(p.cols, 512)),
+                                 .memory_rounds = 0, .rounds_then_stream = false,
+                                 .cta = {.fma_ops = 8.0 * n + 5120.0, .xu_ops = n + 768.0, .l2_bytes = 8.0 * n + 8.0, .smem_bytes = 0}};
+        const mb::compulsory_work c{.fma_ops = 4.0 * rows * n, .xu_ops = rows, .footprint_bytes = 4.0 * (rows + 1) * n + 8.0 * rows};
+        return {.kernels = {mb::make_launch(s, c, g)}, .shapes = {s}, .footprint_bytes = c.footprint_bytes};
     }
-
-    /// The chosen features, picked by name from the common ones (cycle counts as ratios to the GPU's own
-    /// capacities, so that they transfer to another GPU).
-    static std::array<double, feature_names.size()> features(const layernorm_problem&, const mb::plan& pl,
-                                                             std::span<const synperf::features::kernel_features> kf,
-                                                             const synperf::gpu::gpu_numbers& g) {
-        const auto all = mb::common_features(pl, kf, g);
-        std::array<double, feature_names.size()> out{};
-        for (std::size_t i = 0; i < out.size(); ++i)
-            out[i] = all[std::size_t(std::find(mb::common_feature_names.begin(), mb::common_feature_names.end(), feature_names[i]) -
-                                     mb::common_feature_names.begin())];
-        return out;
+    static std::array<double, 5> features(const layernorm_problem&, const mb::plan& pl,
+                                          std::span<const synperf::features::kernel_features> kf, const synperf::gpu::gpu_numbers& g) {
+        const auto all = mb::common_features(pl, kf, g);  // in the order of mb::common_feature_names
+        return {all[0], all[1], all[7], all[9], all[10]};
     }
 };
-static_assert(synperf::family::KernelFamily<layernorm>);
 
-/// One measured kernel, decomposed.
-struct sample {
+struct measured_row {
     std::string gpu;
     layernorm_problem problem;
-    double latency_us = 0;       ///< measured
-    double theoretical_us = 0;   ///< the lower bound of the decomposition
-    std::vector<double> features;
-    synperf::data::seen_part part = synperf::data::seen_part::train;  ///< validation split by shape
+    double latency_us = 0;
 };
-
-/// Decomposes a measured row: the roofline cost model returns the bound itself, with the features.
-sample make_sample(const std::string& gpu, const layernorm_problem& p, double latency_us) {
-    const synperf::gpu::runtime_gpu g = synperf::gpu::find_gpu(gpu);
-    const synperf::runtime_predictor<layernorm, synperf::cost::roofline_cost> bound(g.numbers, synperf::cost::roofline_cost{});
-    const synperf::prediction r = bound.predict(p, "torch");
-    return {g.name, p, latency_us, r.theoretical_us, r.features, synperf::data::part_of(synperf::data::shape_hash({p.rows, p.cols}))};
-}
-
-/// A CSV of your own measurements: gpu,rows,cols,latency_us.
-std::vector<sample> read_csv(const std::string& path) {
-    const synperf::data::csv_table t = synperf::data::csv_table::load(path);
-    const std::size_t cg = t.column("gpu"), cr = t.column("rows"), cc = t.column("cols"), cl = t.column("latency_us");
-    std::vector<sample> out;
-    for (std::size_t i = 0; i < t.rows(); ++i) {
-        const double us = t.time_us(i, cl, 1.0);  // 1 ns to 10^6 s, else an error at file:line
-        // An unknown GPU or a shape the kernel cannot run is reported at the row's file and line.
-        t.check_row(i, [&] {
-            out.push_back(make_sample(std::string(t.field(i, cg)), {t.positive_integer(i, cr), t.positive_integer(i, cc)}, us));
-        });
-    }
-    return out;
-}
-
-/// Vidur's LayerNorm rows (phi-2's input_layernorm, fp16, ms): one file per GPU folder.
-std::vector<sample> read_vidur_layernorm(const std::filesystem::path& data_dir) {
-    std::vector<sample> out;
-    for (const char* folder : {"a100", "a40", "h100"}) {
-        const std::filesystem::path f = data_dir / "vidur" / "compute" / folder / "microsoft__phi-2__mlp.csv";
-        if (!std::filesystem::exists(f)) continue;
-        const synperf::data::csv_table t = synperf::data::csv_table::load(f.string());
-        const std::size_t ct = t.column("num_tokens"), ce = t.column("n_embd"), cm = t.column("time_stats.input_layernorm.median");
-        for (std::size_t i = 0; i < t.rows(); ++i)
-            out.push_back(make_sample(folder, {t.positive_integer(i, ct), t.positive_integer(i, ce)}, t.number(i, cm) * 1e3));
-    }
-    return out;
-}
-
-/// The trainer's rows: log1p of each feature, then the one-hot framework (a single level here).
-synperf::train::dataset make_dataset(const std::vector<const sample*>& rows) {
-    const std::size_t width = layernorm::feature_names.size() + 1;
-    synperf::train::dataset d;
-    d.x = xt::xtensor<float, 2>::from_shape({rows.size(), width});
-    d.efficiency = xt::xtensor<float, 1>::from_shape({rows.size()});
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        for (std::size_t c = 0; c + 1 < width; ++c) d.x(r, c) = float(std::log1p(rows[r]->features[c]));
-        d.x(r, width - 1) = 1.0f;
-        // The target: bound / measured, clamped into (0, 1] (a measurement at the floor can beat a rounded bound).
-        d.efficiency(r) = float(std::clamp(rows[r]->theoretical_us / rows[r]->latency_us, 1e-5, 1.0));
-    }
-    return d;
-}
-
-/// Trains an efficiency model on the samples `use` accepts (validation: their validation shapes).
-template <class Use>
-synperf::mlp::network train_on(const std::vector<sample>& all, Use use) {
-    std::vector<const sample*> fit, val;
-    for (const sample& s : all)
-        if (use(s)) (s.part == synperf::data::seen_part::validation ? val : fit).push_back(&s);
-    synperf::train::train_options o;
-    o.hidden = {64, 32};  // a few hundred rows: a small network trains in seconds
-    o.max_epochs = 300;
-    o.early_stop = 60;
-    o.lr_patience = 25;
-    o.batch = 256;
-    o.verbose = false;
-    synperf::mlp::network net = synperf::train::train_mlp(make_dataset(fit), make_dataset(val), o);
-    net.family = std::string(layernorm::name);
-    net.feature_names.assign(layernorm::feature_names.begin(), layernorm::feature_names.end());
-    net.categoricals = {synperf::mlp::categorical_input{"framework", {"torch"}}};
-    net.feature_min.assign(layernorm::feature_names.size(), 1e300);
-    net.feature_max.assign(layernorm::feature_names.size(), -1e300);
-    for (const sample* s : fit)
-        for (std::size_t i = 0; i < s->features.size(); ++i) {
-            net.feature_min[i] = std::min(net.feature_min[i], s->features[i]);
-            net.feature_max[i] = std::max(net.feature_max[i], s->features[i]);
-        }
-    return net;
-}
 
 }  // namespace my
 
+/// Its training source: where the measurements are, the GPUs to train on, and each row as a sample.
+template <>
+struct synperf::train::source<my::layernorm> {
+    static constexpr std::string_view summary = "PyTorch LayerNorm forward";
+    static constexpr std::string_view data_credit = "data=vidur(MIT) phi-2 input_layernorm";
+    static data::protocol protocol() { return {{"a100_sxm", "a40", "h100_sxm"}, {}}; }
+    static constexpr bool leave_one_out = true;  // each of them predicted by a model trained on the others
+
+    static std::vector<sample> load(const std::filesystem::path& data, const data::protocol& proto,
+                                    const work::kernel_kind_set& priced, std::vector<std::string>&) {
+        std::vector<my::measured_row> rows;
+        const auto read = [&rows](const std::filesystem::path& csv, const char* gpu, const char* n, const char* d, const char* t, double us) {
+            if (!std::filesystem::is_regular_file(csv)) return;
+            const data::csv_table f = data::csv_table::load(csv.string());
+            for (std::size_t i = 0; i < f.rows(); ++i)
+                rows.push_back({gpu ? gpu : std::string(f.field(i, f.column("gpu"))),
+                                {f.positive_integer(i, f.column(n)), f.positive_integer(i, f.column(d))}, f.time_us(i, f.column(t), us)});
+        };
+        read(data, nullptr, "rows", "cols", "latency_us", 1.0);
+        for (const char* gpu : {"a100", "a40", "h100"})
+            read(data / "vidur/compute" / gpu / "microsoft__phi-2__mlp.csv", gpu, "num_tokens", "n_embd", "time_stats.input_layernorm.median", 1e3);
+        return analyze_rows(rows, [&](const my::measured_row& r, const gpu::gpu_numbers& g, sample& s) {
+            s.gpu = gpu::find_gpu(r.gpu).name;
+            s.framework = s.kernel = "torch";
+            s.take_analysis(synperf::analyze<my::layernorm>(r.problem, g, priced));
+            s.latency_us = r.latency_us;
+            s.roofline_us = 4.0 * double(r.problem.rows * r.problem.cols) / (g.dram_gbps * 1e3);  // x in, y out
+            s.label = proto.label(s.gpu);
+            s.part = data::part_of(data::shape_hash({r.problem.rows, r.problem.cols}));  // validation shapes
+            s.key = {r.problem.rows, r.problem.cols, std::int64_t(r.latency_us * 1e3)};
+            s.key_size = 3;
+        });
+    }
+};
+
+#ifndef SYNPERF_SOURCE_DIR
+#define SYNPERF_SOURCE_DIR "."
+#endif
+
 int main(int argc, char** argv) {
     using namespace synperf;
-    std::string data_flag, out_path, csv_path;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if ((a == "--data" || a == "--out") && i + 1 < argc) (a == "--data" ? data_flag : out_path) = argv[++i];
-        else if (!a.empty() && a[0] != '-') csv_path = a;
-        else {
-            std::fprintf(stderr, "usage: %s [--data DIR] [--out FILE] [measurements.csv]\n", argv[0]);
-            return 2;
-        }
-    }
+    const char* env = std::getenv("SYNPERF_DATA");
+    const std::filesystem::path data = argc > 1 ? argv[1] : env && *env ? env : SYNPERF_SOURCE_DIR "/../shared/data";
     try {
-        std::vector<my::sample> samples;
-        if (!csv_path.empty()) {
-            samples = my::read_csv(csv_path);
-        } else {
-#ifdef SYNPERF_SOURCE_DIR
-            const std::filesystem::path project_root = SYNPERF_SOURCE_DIR;
-#else
-            const std::filesystem::path project_root = std::filesystem::current_path();
-#endif
-            const auto dir = data::find_data_dir(data_flag, project_root);
-            if (dir) samples = my::read_vidur_layernorm(*dir);
-            if (samples.empty()) {
-                std::printf("SKIPPED: no measurements: give a CSV (gpu,rows,cols,latency_us), or a data directory with "
-                            "vidur/compute/<gpu>/microsoft__phi-2__mlp.csv (--data DIR or SYNPERF_DATA)\n");
-                return 77;
-            }
+        const train::family_source layernorm = train::source_of<my::layernorm>();
+        std::vector<std::string> notes;
+        const std::vector<train::sample> samples = layernorm.load(data, layernorm.protocol(), work::every_kernel_kind(), notes);
+        if (samples.empty()) return std::printf("SKIPPED: no LayerNorm measurements in %s\n", data.c_str()), 77;
+        train::train_options options = train::options_for(layernorm);
+        options.hidden = {64, 32};  // a few hundred rows: a small network, small batches, trained in a second
+        options.batch = 256;
+        options.max_epochs = 300;
+        options.early_stop = 60;
+        options.lr_patience = 25;
+        options.verbose = false;
+        train::evaluation held_out;  // by (GPU, framework)
+        for (const train::protocol_fold& fold : train::protocol_folds(layernorm)) {
+            const auto rows = train::training_rows_of(samples, [&fold](const train::sample& s) { return fold.fits_on(s); });
+            if (rows.train.empty() || rows.validation.empty()) continue;
+            const mlp::network net = train::train_efficiency_model(layernorm, rows.train, rows.validation, options);
+            train::evaluate_fold(layernorm, fold, net, "layernorm without " + fold.held_out_gpu, samples, held_out);
         }
-        std::map<std::string, std::size_t> per_gpu;
-        for (const auto& s : samples) ++per_gpu[s.gpu];
-        std::printf("layernorm: %zu measured kernels on %zu GPUs\n", samples.size(), per_gpu.size());
-
-        // Leave one GPU out: train on the others, predict every measurement of the one left out.
-        if (per_gpu.size() > 1) std::printf("\nleave-one-GPU-out   rows   MAPE    p90    (the bound alone: MAPE)\n");
-        for (const auto& gpu_rows : per_gpu) {
-            const std::string& held_out = gpu_rows.first;  // a reference the lambda below can capture
-            const std::size_t count = gpu_rows.second;
-            if (per_gpu.size() < 2) break;  // nothing to train on without the held-out GPU
-            const mlp::network net = my::train_on(samples, [&](const my::sample& s) { return s.gpu != held_out; });
-            const runtime_predictor<my::layernorm> pred(gpu::find_gpu(held_out).numbers, cost::mlp_cost(net));
-            std::vector<double> predicted, bound, measured;
-            for (const auto& s : samples) {
-                if (s.gpu != held_out) continue;
-                predicted.push_back(pred.predict(s.problem, "torch").latency_us);
-                bound.push_back(s.theoretical_us);
-                measured.push_back(s.latency_us);
-            }
-            const train::error_summary e = train::summarize(predicted, measured);
-            const train::error_summary b = train::summarize(bound, measured);
-            std::printf("  %-16s %5zu  %5.1f%%  %5.1f%%   (%.1f%%)\n", held_out.c_str(), count, e.mape, e.p90, b.mape);
-            if (!std::isfinite(e.mape)) return 1;
-        }
-
-        // The model to use: every GPU's measurements.
-        const mlp::network net = my::train_on(samples, [](const my::sample&) { return true; });
-        if (!out_path.empty()) {
-            mlp::save_mlp(net, out_path);  // load later with mlp::load_mlp + mlp::check_compatible
-            std::printf("\nwrote %s\n", out_path.c_str());
-        }
-        std::printf("\npredictions (trained on every GPU above)\n");
-        struct query {
-            const char* gpu;
-            my::layernorm_problem p;
-        };
-        for (const query& q : {query{"h100_sxm", {3000, 2560}}, query{"l40s", {512, 2560}}, query{"h200_sxm", {3000, 2560}},
-                               query{"b200_sxm", {2048, 4096}}}) {
-            const gpu::runtime_gpu g = gpu::find_gpu(q.gpu);
-            const runtime_predictor<my::layernorm> pred(g.numbers, cost::mlp_cost(net));
-            const prediction r = pred.predict(q.p, "torch");
-            std::string outside;
-            for (std::size_t i = 0; i < r.features.size(); ++i)
-                if (r.features[i] < net.feature_min[i] || r.features[i] > net.feature_max[i])
-                    outside += (outside.empty() ? "" : ", ") + net.feature_names[i];
-            std::printf("  %-9s rows=%-6lld cols=%-5lld %8.2f us  (bound %.2f us, %s-bound, efficiency %.2f)%s%s\n", g.name.c_str(),
-                        static_cast<long long>(q.p.rows), static_cast<long long>(q.p.cols), r.latency_us, r.theoretical_us,
-                        std::string(r.bottleneck).c_str(), r.efficiency, outside.empty() ? "" : "\n            outside the training range: ",
-                        outside.c_str());
-            if (!(r.latency_us >= r.theoretical_us) || !std::isfinite(r.latency_us)) return 1;
-        }
+        for (const auto& [gpu_framework, r] : held_out)
+            std::printf("%-9s %4zu rows, trained without it: MAPE %5.1f %% (roofline %5.1f %%, linear %5.1f %%)\n",
+                        gpu_framework.first.c_str(), r.measured.size(), train::summarize(r.predicted, r.measured).mape,
+                        train::summarize(r.roofline, r.measured).mape, train::summarize(r.linear, r.measured).mape);
+        // The model to use, trained on every GPU's measurements, on a GPU nobody measured.
+        const auto all = train::training_rows_of(samples, [](const train::sample&) { return true; });
+        const cost::mlp_cost model(train::train_efficiency_model(layernorm, all.train, all.validation, options));
+        const prediction p = runtime_predictor<my::layernorm>(gpu::find_gpu("h200_sxm").numbers, model).predict({3000, 2560}, "torch");
+        std::printf("h200_sxm, 3000 x 2560: %.2f us (bound %.2f us, efficiency %.2f)\n", p.latency_us, p.theoretical_us, p.efficiency);
+        return std::isfinite(p.latency_us) && p.latency_us >= p.theoretical_us ? 0 : 1;
     } catch (const synperf::error& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;
     }
-    return 0;
 }

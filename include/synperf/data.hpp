@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-/// \file Measured data: CSV reader, data directory, protocol splits, GEMM rows.
+/// \file Measured data: CSV reader, protocol splits, GEMM and memory-bound rows (with their families' training
+/// sources). Where the data lives is the program's choice: the library holds no default path.
 
 #include "synperf/data/csv.hpp"
-#include "synperf/data/data_dir.hpp"
 #include "synperf/data/protocol.hpp"
 #include "synperf/data/gemm_rows.hpp"
 #include "synperf/data/elementwise_rows.hpp"

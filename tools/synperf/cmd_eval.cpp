@@ -17,14 +17,16 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include <synperf/mlp/compiled.hpp>
 #include <synperf/mlp/format.hpp>
 #include <synperf/predictor/calibration.hpp>
-#include <synperf/train/linear_baseline.hpp>
+#include <synperf/train/evaluation.hpp>
 #include <synperf/train/metrics.hpp>
+#include <synperf/train/protocol_folds.hpp>
+#include <synperf/train/sample.hpp>
+#include <synperf/train/source.hpp>
 
 #include "synperf/common.hpp"
-#include "synperf/family_tool.hpp"
+#include "synperf/family_commands.hpp"
 
 namespace synperf::cli {
 namespace {
@@ -51,15 +53,6 @@ int split_rank(data::split s) {
     return 5;
 }
 
-struct group {
-    data::split label;
-    std::vector<double> measured, ours, roofline, linear, theoretical;
-    std::vector<std::uint64_t> row_hash;  ///< each row's shape hash: the order in which a calibration draws rows
-    std::set<std::string> kernels;
-    std::set<std::string> priced_apart_kinds;  ///< kinds of kernel the weights' training ops never ran
-    std::size_t above_one = 0, flagged = 0, priced_apart = 0;
-};
-
 /// A group's rows in one bucket of measured latency, [2^k, 2^(k+1)) µs.
 struct size_bucket {
     int log2_low = 0;
@@ -70,7 +63,7 @@ struct size_bucket {
 };
 
 /// Splits a group's rows by measured latency (powers of two), so that an error can be traced to a size range.
-std::vector<size_bucket> by_size(const group& gr) {
+std::vector<size_bucket> by_size(const train::evaluated_rows& gr) {
     std::map<int, std::vector<std::size_t>> rows;
     for (std::size_t i = 0; i < gr.measured.size(); ++i)
         rows[int(std::floor(std::log2(std::max(gr.measured[i], 1e-3))))].push_back(i);
@@ -81,7 +74,7 @@ std::vector<size_bucket> by_size(const group& gr) {
         b.n = idx.size();
         std::vector<double> eff;
         for (std::size_t i : idx) {
-            const double e = (gr.ours[i] - gr.measured[i]) / gr.measured[i];
+            const double e = (gr.predicted[i] - gr.measured[i]) / gr.measured[i];
             b.mape += std::abs(e);
             b.bias += e;
             eff.push_back(gr.theoretical[i] / gr.measured[i]);
@@ -101,63 +94,6 @@ std::string bucket_range(int log2_low) {
     return "[" + bound(log2_low) + ", " + bound(log2_low + 1) + ")";
 }
 
-/// Evaluates one protocol fold: its weights, a linear baseline fitted on the fold's training rows, and every
-/// row the fold evaluates, into `groups` (and the dump file).
-void evaluate_fold(const family_tool& fam, const protocol_fold& fold, const std::string& weights,
-                   const std::vector<sample>& samples, std::map<std::pair<std::string, std::string>, group>& groups,
-                   std::FILE* dump) {
-    const mlp::network net = mlp::load_mlp(weights);
-    std::vector<std::string_view> names(fam.feature_names.begin(), fam.feature_names.end());
-    std::vector<std::string_view> levels_wanted(fam.framework_levels.begin(), fam.framework_levels.end());
-    mlp::check_compatible(net, fam.name, std::span<const std::string_view>(names), weights,
-                          std::span<const std::string_view>(levels_wanted));
-    const mlp::compiled_network model(net);
-    const std::size_t levels = fam.framework_levels.size(), width = fam.feature_names.size() + levels;
-
-    // Linear baseline: least squares of log latency on the model's inputs, fitted on the fold's training rows.
-    std::vector<const sample*> fit_rows;
-    for (const auto& s : samples)
-        if (fold.fits_on(s) && s.part == data::seen_part::train) fit_rows.push_back(&s);
-    if (fit_rows.empty()) throw invalid_argument("synperf: eval " + fam.name + ": no training rows for the linear baseline");
-    xt::xtensor<double, 2> x = xt::xtensor<double, 2>::from_shape({fit_rows.size(), width});
-    xt::xtensor<double, 1> y = xt::xtensor<double, 1>::from_shape({fit_rows.size()});
-    for (std::size_t r = 0; r < fit_rows.size(); ++r) {
-        model_input(*fit_rows[r], levels, &x(r, 0));
-        // What the features describe: the op less any kernel priced apart (none on rows of the trained kinds).
-        y(r) = std::log(std::max(fit_rows[r]->latency_us - fit_rows[r]->priced_apart_us, 1e-3));
-    }
-    const train::linear_model linear = train::fit_linear(x, y);
-
-    std::vector<double> in(width);
-    for (const auto& s : samples) {
-        if (!fold.evaluates(s)) continue;
-        auto& gr = groups[{s.gpu, s.framework}];
-        gr.label = fold.held_out_gpu.empty() ? s.label : data::split::loo;
-        gr.kernels.insert(s.kernel);
-        const std::array<std::size_t, 1> level{s.level};
-        const double eff = model.evaluate(std::span<const double>(s.features), std::span<const std::size_t>(level));
-        model_input(s, levels, in.data());
-        gr.measured.push_back(s.latency_us);
-        gr.ours.push_back(s.predicted_us(eff));
-        gr.roofline.push_back(s.roofline_us);
-        gr.theoretical.push_back(s.theoretical_us);
-        gr.row_hash.push_back(data::shape_hash(std::span<const std::int64_t>(s.key.data(), s.key_size)));
-        gr.linear.push_back(std::exp(linear.predict_log(std::span<const double>(in))) + s.priced_apart_us);
-        if (s.efficiency() > 1.0) ++gr.above_one;
-        if (!s.priced_apart_kinds.empty()) {
-            ++gr.priced_apart;
-            gr.priced_apart_kinds.insert(s.priced_apart_kinds.begin(), s.priced_apart_kinds.end());
-        }
-        if (fam.flag && gr.label != data::split::seen && fam.flag(s)) ++gr.flagged;
-        if (dump != nullptr) {
-            fmt::print(dump, "{},{},{},{},{},{},{},{},{}", s.gpu, s.framework, s.kernel, data::to_string(gr.label), s.latency_us,
-                       gr.ours.back(), s.theoretical_us, s.kernel_floor_us, s.priced_apart_us);
-            for (double f : s.features) fmt::print(dump, ",{:.6g}", f);
-            fmt::print(dump, "\n");
-        }
-    }
-}
-
 /// A held-out group's few-shot calibration: its first rows in shape-hash order measured, the rest scored.
 struct calibrated_result {
     std::size_t fitted = 0, scored = 0;  ///< rows given to the fit; rows scored (the rest)
@@ -168,7 +104,7 @@ struct calibrated_result {
 
 /// Fits `fitted` rows of a group, the first in the order of their shape hashes mixed with `draw` (a fixed
 /// pseudo-random draw), and scores the others; empty when the group has fewer than twice as many rows.
-std::optional<calibrated_result> calibrate_group(const group& gr, std::size_t fitted, std::int64_t draw) {
+std::optional<calibrated_result> calibrate_group(const train::evaluated_rows& gr, std::size_t fitted, std::int64_t draw) {
     const std::size_t n = gr.measured.size();
     if (fitted < 2 || n < 2 * fitted) return std::nullopt;
     std::vector<std::pair<std::uint64_t, std::size_t>> order(n);
@@ -176,14 +112,14 @@ std::optional<calibrated_result> calibrate_group(const group& gr, std::size_t fi
     std::sort(order.begin(), order.end());
     std::vector<double> fit_pred, fit_meas, ours, calibrated, measured;
     for (std::size_t j = 0; j < fitted; ++j) {
-        fit_pred.push_back(gr.ours[order[j].second]);
+        fit_pred.push_back(gr.predicted[order[j].second]);
         fit_meas.push_back(gr.measured[order[j].second]);
     }
     const calibration_fit fit = fit_latency_calibration(fit_pred, fit_meas);
     for (std::size_t j = fitted; j < n; ++j) {
         const std::size_t i = order[j].second;
-        ours.push_back(gr.ours[i]);
-        calibrated.push_back(fit.calibration.apply(gr.ours[i]));
+        ours.push_back(gr.predicted[i]);
+        calibrated.push_back(fit.calibration.apply(gr.predicted[i]));
         measured.push_back(gr.measured[i]);
     }
     return calibrated_result{fitted, n - fitted, train::summarize(ours, measured).mape, train::summarize(calibrated, measured).mape,
@@ -210,19 +146,19 @@ struct family_eval {
 
 /// Evaluates a family's protocol weights and both baselines on every row its protocol evaluates (for `eval <family>`
 /// and `eval summary`).
-family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
+family_eval evaluate_family(const train::family_source& fam, const eval_cli_options& o) {
     const std::string base = o.weights.empty() ? model_path(fam.name, true).string() : o.weights;
-    const std::vector<protocol_fold> folds = protocol_folds(fam);
+    const std::vector<train::protocol_fold> folds = train::protocol_folds(fam);
     // The kernels each fold's weights price; a missing or bad file fails before the data is read.
     std::vector<work::kernel_kind_set> priced;
     for (const auto& fold : folds) {
         try {
-            const mlp::network net = mlp::load_mlp(fold_path(base, fold));
+            const mlp::network net = mlp::load_mlp(train::fold_path(base, fold));
             priced.push_back(net.trained_kernels ? work::kernel_kind_set(*net.trained_kernels) : work::kernel_kind_set{});
         } catch (const load_error& e) {
             if (fold.held_out_gpu.empty()) throw;
             throw invalid_argument(std::string(e.what()) + " (the fold without " + fold.held_out_gpu + ": leave-one-GPU-out weights are " +
-                                   fold_path(base, {".loo-<gpu>", ""}) + ", one per held-out GPU)");
+                                   train::fold_path(base, {".loo-<gpu>", ""}) + ", one per held-out GPU)");
         }
     }
     const auto dir = require_data_dir(o.data);
@@ -233,7 +169,7 @@ family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
     const data::protocol proto = fam.protocol();
     family_eval out;
     // The rows are analyzed once per set of priced kernels among the folds (once, unless folds' weights differ).
-    std::vector<std::pair<const work::kernel_kind_set*, std::vector<sample>>> analyses;
+    std::vector<std::pair<const work::kernel_kind_set*, std::vector<train::sample>>> analyses;
     for (const work::kernel_kind_set& set : priced) {
         if (std::any_of(analyses.begin(), analyses.end(), [&set](const auto& a) { return *a.first == set; })) continue;
         std::vector<std::string> notes;
@@ -241,7 +177,7 @@ family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
         if (analyses.size() == 1) out.notes = std::move(notes);
     }
 
-    std::map<std::pair<std::string, std::string>, group> groups;
+    train::evaluation groups;
     if (dump != nullptr) {
         fmt::print(dump, "gpu,framework,kernel,split,measured_us,predicted_us,theoretical_us,kernel_floor_us,priced_apart_us");
         for (const auto& f : fam.feature_names) fmt::print(dump, ",{}", f);
@@ -249,10 +185,18 @@ family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
     }
     for (std::size_t i = 0; i < folds.size(); ++i) {
         const auto analysis = std::find_if(analyses.begin(), analyses.end(), [&](const auto& a) { return *a.first == priced[i]; });
-        evaluate_fold(fam, folds[i], fold_path(base, folds[i]), analysis->second, groups, dump);
+        const std::string weights = train::fold_path(base, folds[i]);
+        train::evaluate_fold(fam, folds[i], mlp::load_mlp(weights), weights, analysis->second, groups,
+                             [dump](const train::sample& s, data::split label, double predicted_us) {
+                                 if (dump == nullptr) return;
+                                 fmt::print(dump, "{},{},{},{},{},{},{},{},{}", s.gpu, s.framework, s.kernel, data::to_string(label),
+                                            s.latency_us, predicted_us, s.theoretical_us, s.kernel_floor_us, s.priced_apart_us);
+                                 for (double f : s.features) fmt::print(dump, ",{:.6g}", f);
+                                 fmt::print(dump, "\n");
+                             });
     }
     if (dump != nullptr) std::fclose(dump);
-    out.weights = folds.size() == 1 ? base : fold_path(base, protocol_fold{".loo-<gpu>", ""});
+    out.weights = folds.size() == 1 ? base : train::fold_path(base, train::protocol_fold{".loo-<gpu>", ""});
 
     for (const auto& [key, gr] : groups) {
         std::string kernels;
@@ -264,7 +208,7 @@ family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
                                             "op of the weights ran one)",
                                             key.first, key.second, gr.priced_apart, gr.measured.size(), kinds));
         }
-        out.lines.push_back({key.first, key.second, kernels, gr.label, train::summarize(gr.ours, gr.measured),
+        out.lines.push_back({key.first, key.second, kernels, gr.label, train::summarize(gr.predicted, gr.measured),
                              train::summarize(gr.roofline, gr.measured), train::summarize(gr.linear, gr.measured),
                              100.0 * double(gr.above_one) / double(gr.measured.size()), gr.flagged > 0,
                              o.by_size ? by_size(gr) : std::vector<size_bucket>{},
@@ -276,7 +220,7 @@ family_eval evaluate_family(const family_tool& fam, const eval_cli_options& o) {
     return out;
 }
 
-void run_eval(const family_tool& fam, const eval_cli_options& o) {
+void run_eval(const train::family_source& fam, const eval_cli_options& o) {
     const family_eval ev = evaluate_family(fam, o);
     const std::vector<line>& lines = ev.lines;
     const std::string& weights = ev.weights;
@@ -359,12 +303,12 @@ void run_eval(const family_tool& fam, const eval_cli_options& o) {
 
 /// `synperf eval summary`: one line per family — the seen mean and, per held-out split, the worst (GPU, framework)
 /// row, and how many held-out rows beat the two baselines — from the same evaluation as `synperf eval <family>`.
-void run_eval_summary(const eval_cli_options& o) {
+void run_eval_summary(const std::vector<train::family_source>& sources, const eval_cli_options& o) {
     constexpr std::array<data::split, 4> held_out{data::split::sibling, data::split::unseen_sku, data::split::unseen_arch,
                                                   data::split::loo};
     nlohmann::json families = nlohmann::json::array();
     std::vector<std::string> rows;
-    for (const family_tool& fam : family_tools()) {
+    for (const train::family_source& fam : sources) {
         const family_eval ev = evaluate_family(fam, o);
         double seen_sum = 0, seen_p90 = 0;
         int seen_n = 0, held = 0, beat_roof = 0, beat_lin = 0;
@@ -421,11 +365,11 @@ void run_eval_summary(const eval_cli_options& o) {
 
 }  // namespace
 
-void add_eval_command(CLI::App& app) {
+void add_eval_command(CLI::App& app, std::vector<train::family_source> families) {
     auto* eval = app.add_subcommand("eval", "leave-GPU-out accuracy of a family's protocol weights");
     eval->require_subcommand(1);
     static eval_cli_options o;
-    for (const family_tool& fam : family_tools()) {
+    for (const train::family_source& fam : families) {
         auto* sub = eval->add_subcommand(fam.name, fam.summary);
         sub->add_option("--data", o.data, "measured-data directory (default: $SYNPERF_DATA or ../shared/data)");
         sub->add_option("--weights", o.weights,
@@ -443,13 +387,12 @@ void add_eval_command(CLI::App& app) {
             ->check(CLI::Range(0, 1000000))
             ->needs("--calibrate");
         sub->add_option("--dump", o.dump, "also write every evaluated row (features, theoretical, predicted) to a CSV file");
-        const family_tool* f = &fam;
-        sub->final_callback([f] { run_eval(*f, o); });
+        sub->final_callback([f = fam] { run_eval(f, o); });
     }
     auto* summary = eval->add_subcommand("summary", "every family at once: seen mean, worst held-out row per split, baselines beaten");
     summary->add_option("--data", o.data, "measured-data directory (default: $SYNPERF_DATA or ../shared/data)");
     summary->add_flag("--json", o.json, "print JSON");
-    summary->final_callback([] { run_eval_summary(o); });
+    summary->final_callback([all = std::move(families)] { run_eval_summary(all, o); });
 }
 
 }  // namespace synperf::cli

@@ -16,10 +16,16 @@
 #include <synperf/mlp/ensemble.hpp>
 #include <synperf/mlp/format.hpp>
 #include <synperf/mlp/validate.hpp>
+#include <synperf/train/efficiency_model.hpp>
+#include <synperf/train/encoding.hpp>
 #include <synperf/train/mlp_trainer.hpp>
+#include <synperf/train/protocol_folds.hpp>
+#include <synperf/train/sample.hpp>
+#include <synperf/train/source.hpp>
+#include <synperf/train/subsample.hpp>
 
 #include "synperf/common.hpp"
-#include "synperf/family_tool.hpp"
+#include "synperf/family_commands.hpp"
 
 namespace synperf::cli {
 namespace {
@@ -45,54 +51,11 @@ struct train_cli_options {
     bool record_only = false;  // annotate existing weights instead of training
 };
 
-/// The efficiency a row teaches. The theoretical time is a lower bound; rows above 1 (measurement noise at the
-/// floor) are clamped.
-float training_target(const sample& s) { return static_cast<float>(std::clamp(s.efficiency(), 1e-5, 1.0)); }
-
-train::dataset make_dataset(const std::vector<const sample*>& rows, std::size_t width, std::size_t levels) {
-    train::dataset d;
-    d.x = xt::xtensor<float, 2>::from_shape({rows.size(), width});
-    d.efficiency = xt::xtensor<float, 1>::from_shape({rows.size()});
-    std::vector<double> buf(width);
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        model_input(*rows[r], levels, buf.data());
-        for (std::size_t c = 0; c < width; ++c) d.x(r, c) = static_cast<float>(buf[c]);
-        d.efficiency(r) = training_target(*rows[r]);
-    }
-    return d;
-}
-
-/// Deterministic subsample: the rows with the smallest hashes of (row key, seed).
-std::vector<const sample*> thin(std::vector<const sample*> rows, std::size_t max_rows, std::uint64_t seed) {
-    if (max_rows == 0 || rows.size() <= max_rows) return rows;
-    std::vector<std::pair<std::uint64_t, const sample*>> keyed;
-    keyed.reserve(rows.size());
-    std::array<std::int64_t, 9> key{};
-    for (const auto* r : rows) {
-        std::copy_n(r->key.begin(), r->key_size, key.begin());
-        key[r->key_size] = static_cast<std::int64_t>(seed);
-        keyed.emplace_back(data::shape_hash(std::span<const std::int64_t>(key.data(), r->key_size + 1)), r);
-    }
-    std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    keyed.resize(max_rows);
-    std::vector<const sample*> out;
-    out.reserve(max_rows);
-    for (const auto& [h, r] : keyed) out.push_back(r);
-    return out;
-}
-
-/// The kinds of auxiliary kernel the training rows ran: a predictor prices any other kind apart.
-std::vector<std::string> trained_kernel_kinds(const std::vector<const sample*>& rows) {
-    std::set<std::string> kinds;
-    for (const sample* s : rows) kinds.insert(s->kernel_kinds.begin(), s->kernel_kinds.end());
-    return {kinds.begin(), kinds.end()};
-}
-
 /// Writes what the rows `out` was trained on show (their efficiency range and the auxiliary kernels they ran) into
 /// `out`, weights untouched. The rows are the subsample of `all_train_rows` for the seed in the file's meta; its row
 /// count must match the meta's.
-void record_training_rows(const family_tool& fam, const std::vector<const sample*>& all_train_rows, std::size_t max_rows,
-                          const std::string& out) {
+void record_training_rows(const train::family_source& fam, const std::vector<const train::sample*>& all_train_rows,
+                          std::size_t max_rows, const std::string& out) {
     mlp::network net = mlp::load_mlp(out);
     if (net.member_count() > 1)
         throw invalid_argument(fmt::format("synperf: {}: an ensemble of {} members; retrain it with --restarts {} --ensemble "
@@ -110,15 +73,15 @@ void record_training_rows(const family_tool& fam, const std::vector<const sample
             throw invalid_argument(fmt::format("synperf: {}: meta '{}=' is not a count (retrain the weights instead)", out, key));
         return value;
     };
-    const std::vector<const sample*> rows = thin(all_train_rows, max_rows, meta_count("seed"));
+    const std::vector<const train::sample*> rows = train::subsample(all_train_rows, max_rows, meta_count("seed"));
     if (rows.size() != meta_count("rows"))
         throw invalid_argument(fmt::format("synperf: {}: trained on {} rows, the data gives {} for its seed (other data or "
                                            "--max-rows): retrain the weights instead",
                                            out, meta_count("rows"), rows.size()));
     auto targets = xt::xtensor<float, 1>::from_shape({rows.size()});
-    for (std::size_t r = 0; r < rows.size(); ++r) targets(r) = training_target(*rows[r]);
+    for (std::size_t r = 0; r < rows.size(); ++r) targets(r) = train::training_target(*rows[r]);
     train::record_efficiency_range(net, targets);
-    net.trained_kernels = trained_kernel_kinds(rows);
+    net.trained_kernels = train::trained_kernel_kinds(rows);
     mlp::save_mlp(net, out);
     fmt::print(stderr, "synperf train {}: {}: efficiency range {} .. {}, {} auxiliary kernel kinds, over {} training rows\n",
                fam.name, out, net.efficiency_min, net.efficiency_max, net.trained_kernels->size(), rows.size());
@@ -148,55 +111,35 @@ mlp::network ensemble_of(const std::vector<mlp::network>& members) {
 }
 
 /// Trains one weights file on the rows `fits(sample)` accepts; validation = the validation shapes among them.
-void train_one(const family_tool& fam, const train_cli_options& o, const std::vector<sample>& samples,
-               const std::function<bool(const sample&)>& fits, const std::string& kind, const std::string& out) {
+void train_one(const train::family_source& fam, const train_cli_options& o, const std::vector<train::sample>& samples,
+               const std::function<bool(const train::sample&)>& fits, const std::string& kind, const std::string& out) {
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<const sample*> train_rows, val_rows;
-    for (const auto& s : samples) {
-        if (!fits(s)) continue;
-        (s.part == data::seen_part::validation ? val_rows : train_rows).push_back(&s);
-    }
+    train::training_rows fit = train::training_rows_of(samples, fits);
     const std::size_t max_rows = o.max_rows == family_default ? fam.default_max_rows : o.max_rows;
-    const std::vector<const sample*> all_train_rows = std::move(train_rows);
+    const std::vector<const train::sample*> all_train_rows = std::move(fit.train);
     if (o.record_only) {
         record_training_rows(fam, all_train_rows, max_rows, out);
         return;
     }
-    val_rows = thin(std::move(val_rows), max_rows == 0 ? 0 : std::max<std::size_t>(max_rows / 7, 1), validation_subsample_salt);
-    const std::size_t features = fam.feature_names.size(), levels = fam.framework_levels.size();
-    const train::dataset validation = make_dataset(val_rows, features + levels, levels);
+    const std::vector<const train::sample*> val_rows = train::subsample(
+        std::move(fit.validation), max_rows == 0 ? 0 : std::max<std::size_t>(max_rows / 7, 1), validation_subsample_salt);
 
     std::string gpus;  // in order of first appearance
     std::set<std::string> listed;
     for (const auto& s : samples)
         if (fits(s) && listed.insert(s.gpu).second) gpus += (gpus.empty() ? "" : ",") + s.gpu;
-    // Names the inputs of a network trained on `rows` and records what those rows span.
-    const auto describe = [&](mlp::network& net, const std::vector<const sample*>& rows) {
-        net.family = fam.name;
-        net.trained_kernels = trained_kernel_kinds(rows);
-        net.feature_names = fam.feature_names;
-        net.categoricals = {mlp::categorical_input{"framework", fam.framework_levels}};
-        net.feature_min.assign(features, 1e300);
-        net.feature_max.assign(features, -1e300);
-        for (const auto* s : rows)
-            for (std::size_t i = 0; i < features; ++i) {
-                net.feature_min[i] = std::min(net.feature_min[i], s->features[i]);
-                net.feature_max[i] = std::max(net.feature_max[i], s->features[i]);
-            }
-        net.meta = kind + " gpus=" + gpus + " " + net.meta + " " + fam.data_credit;
-    };
 
     mlp::network net;
     train::train_report report;
     std::vector<mlp::network> members;  // --ensemble: every restart, in seed order
     for (std::size_t restart = 0; restart < std::max<std::size_t>(o.restarts, 1); ++restart) {
         const std::uint64_t seed = o.seed + restart;
-        const std::vector<const sample*> rows = thin(all_train_rows, max_rows, seed);
+        const std::vector<const train::sample*> rows = train::subsample(all_train_rows, max_rows, seed);
         fmt::print(stderr, "synperf train {} ({} weights, seed {}): {} rows, {} train, {} validation\n", fam.name, kind, seed,
                    samples.size(), rows.size(), val_rows.size());
         if (rows.empty() || val_rows.empty())
             throw invalid_argument("synperf: train " + fam.name + ": no training or validation rows");
-        train::train_options opt;
+        train::train_options opt = train::options_for(fam);
         opt.max_epochs = o.epochs;
         opt.seed = seed;
         opt.batch = o.batch;
@@ -204,11 +147,9 @@ void train_one(const family_tool& fam, const train_cli_options& o, const std::ve
         opt.dropout = o.dropout;
         opt.lr = o.lr;
         opt.lr_patience = o.lr_patience;
-        opt.saturation_gradient_floor = fam.saturation_gradient_floor;
         train::train_report r;
-        mlp::network candidate =
-            train::train_mlp(make_dataset(rows, features + levels, levels), validation, opt, &r, &std::cerr);
-        describe(candidate, rows);
+        mlp::network candidate = train::train_efficiency_model(fam, rows, val_rows, opt, &r, &std::cerr);
+        candidate.meta = kind + " gpus=" + gpus + " " + candidate.meta + " " + fam.data_credit;
         if (restart > 0)
             fmt::print(stderr, "synperf train: seed {}: validation loss {:.4f} (best so far {:.4f})\n", seed, r.best_val_loss,
                        report.best_val_loss);
@@ -243,24 +184,25 @@ void check_train_options(const train_cli_options& o) {
     }
 }
 
-void run_train(const family_tool& fam, const train_cli_options& o) {
+void run_train(const train::family_source& fam, const train_cli_options& o) {
     check_train_options(o);
     const auto dir = require_data_dir(o.data);
     const data::protocol proto = fam.protocol();
     std::vector<std::string> notes;
     // Every kernel as the model will see it: the kinds the training rows run are recorded, not priced apart.
-    const std::vector<sample> samples = fam.load(dir, proto, work::every_kernel_kind(), notes);
+    const std::vector<train::sample> samples = fam.load(dir, proto, work::every_kernel_kind(), notes);
     fmt::print(stderr, "synperf train {}: {} rows read from {}\n", fam.name, samples.size(), dir.string());
     for (const auto& n : notes) fmt::print(stderr, "synperf train {}: {}\n", fam.name, n);
     if (!o.protocol) {
         // Shipped weights: every GPU, the seen-test shapes included, validation by the same shape hash.
-        train_one(fam, o, samples, [](const sample&) { return true; }, "shipped",
+        train_one(fam, o, samples, [](const train::sample&) { return true; }, "shipped",
                   o.out.empty() ? model_path(fam.name, false).string() : o.out);
         return;
     }
     const std::string base = o.out.empty() ? model_path(fam.name, true).string() : o.out;
-    for (const protocol_fold& fold : protocol_folds(fam))
-        train_one(fam, o, samples, [&fold](const sample& s) { return fold.fits_on(s); }, "protocol", fold_path(base, fold));
+    for (const train::protocol_fold& fold : train::protocol_folds(fam))
+        train_one(fam, o, samples, [&fold](const train::sample& s) { return fold.fits_on(s); }, "protocol",
+                  train::fold_path(base, fold));
 }
 
 }  // namespace
@@ -281,12 +223,12 @@ void add_ensemble_command(CLI::App& app) {
     });
 }
 
-void add_train_command(CLI::App& app) {
-    auto* train = app.add_subcommand("train", "train a family's efficiency model on measured data");
-    train->require_subcommand(1);
+void add_train_command(CLI::App& app, std::vector<train::family_source> families) {
+    auto* train_cmd = app.add_subcommand("train", "train a family's efficiency model on measured data");
+    train_cmd->require_subcommand(1);
     static train_cli_options o;
-    for (const family_tool& fam : family_tools()) {
-        auto* sub = train->add_subcommand(fam.name, fam.summary);
+    for (train::family_source& fam : families) {
+        auto* sub = train_cmd->add_subcommand(fam.name, fam.summary);
         sub->add_option("--data", o.data, "measured-data directory (default: $SYNPERF_DATA or ../shared/data)");
         sub->add_option("--out", o.out, "weights file to write (default: models/" + fam.name + ".mlp, or models/protocol/" +
                                             fam.name + ".mlp" + (fam.leave_one_out ? "; leave-one-out: <stem>.loo-<gpu>.mlp per GPU)" : ")"));
@@ -314,8 +256,7 @@ void add_train_command(CLI::App& app) {
         sub->add_option("--lr-patience", o.lr_patience, "epochs without improvement before the learning rate drops")
             ->capture_default_str()
             ->check(number_in(1, 400));
-        const family_tool* f = &fam;
-        sub->final_callback([f] { run_train(*f, o); });
+        sub->final_callback([f = std::move(fam)] { run_train(f, o); });
     }
 }
 

@@ -24,12 +24,13 @@
 #include <synperf/mlp/network.hpp>
 
 #include <synperf/data/csv.hpp>
-#include <synperf/data/data_dir.hpp>
 #include <synperf/error.hpp>
 #include <synperf/gpu/registry.hpp>
 #include <synperf/gpu/spec_file.hpp>
 #include <synperf/predictor/prediction.hpp>
 #include <synperf/train/metrics.hpp>
+
+#include "synperf/data_dir.hpp"
 
 namespace synperf::cli {
 
@@ -91,7 +92,7 @@ inline std::filesystem::path source_dir() { return std::filesystem::path(SYNPERF
 
 /// The measured-data directory, or a clear error when there is none.
 inline std::filesystem::path require_data_dir(const std::string& flag) {
-    auto d = data::find_data_dir(flag, source_dir());
+    auto d = find_data_dir(flag, source_dir());
     if (d && !std::filesystem::is_directory(*d))
         throw invalid_argument("synperf: data directory '" + d->string() + "' (from " +
                                (flag.empty() ? std::string("SYNPERF_DATA") : std::string("--data")) +
@@ -713,9 +714,7 @@ CLI::Option* add_integer_list_option(CLI::App& cmd, const std::string& name, std
 
 void add_gpus_command(CLI::App& app);
 void add_predict_command(CLI::App& app);
-void add_train_command(CLI::App& app);
 void add_ensemble_command(CLI::App& app);
-void add_eval_command(CLI::App& app);
 void add_e2e_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
 void add_predict_attention_command(CLI::App& predict);

@@ -10,7 +10,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <synperf/family/builtin.hpp>
+#include <synperf/train/builtin_sources.hpp>
+
 #include "synperf/common.hpp"
+#include "synperf/family_commands.hpp"
 
 namespace {
 
@@ -60,9 +64,9 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     synperf::cli::add_gpus_command(app);
     synperf::cli::add_predict_command(app);
-    synperf::cli::add_train_command(app);
+    synperf::cli::add_train_command<synperf::builtin_families>(app);
     synperf::cli::add_ensemble_command(app);
-    synperf::cli::add_eval_command(app);
+    synperf::cli::add_eval_command<synperf::builtin_families>(app);
     synperf::cli::add_e2e_command(app);
     synperf::cli::add_calibrate_command(app);
     synperf::cli::require_decimal_integers(app);

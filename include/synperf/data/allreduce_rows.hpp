@@ -2,8 +2,11 @@
 #pragma once
 /// \file Measured collective latencies: aiconfigurator custom all-reduce and nccl-tests tables, PipeWeave and
 /// Vidur torch.distributed profiles, each joined with the system it was measured on.
+///
+/// Also the family's training source, `train::source<family::allreduce>` (synperf/train/source.hpp): its rows as samples.
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -15,8 +18,15 @@
 #include "synperf/data/gpu_folder.hpp"
 #include "synperf/data/protocol.hpp"
 #include "synperf/family/allreduce.hpp"
+#include "synperf/gpu/numbers.hpp"
 #include "synperf/gpu/registry.hpp"
+#include "synperf/predictor/analyze.hpp"
+#include "synperf/predictor/prediction.hpp"
 #include "synperf/system/catalogue.hpp"
+#include "synperf/train/analyze_rows.hpp"
+#include "synperf/train/sample.hpp"
+#include "synperf/train/source.hpp"
+#include "synperf/work/kernel_kinds.hpp"
 
 namespace synperf::data {
 
@@ -223,3 +233,47 @@ inline void read_profiled_allreduce_file(const std::filesystem::path& file, cons
 }
 
 }  // namespace synperf::data
+
+namespace synperf::train {
+
+/// The all-reduce family's training source: aiconfigurator*/<gpu>/custom_allreduce_perf.csv (TRT-LLM AUTO,
+/// SGLang custom all-reduce), aiconfigurator/<gpu>/nccl_perf.csv (nccl-tests), PipeWeave collective/ and Vidur
+/// network/ (torch.distributed).
+template <>
+struct source<family::allreduce> {
+    static constexpr std::string_view summary =
+        "all-reduce / all-gather / reduce-scatter in one node (custom_allreduce_perf, nccl_perf, PipeWeave, Vidur)";
+    static constexpr std::string_view data_credit =
+        "data=aiconfigurator(Apache-2.0) custom_allreduce_perf+nccl_perf, pipeweave(Apache-2.0) collective, vidur(MIT) network";
+    static data::protocol protocol() { return data::allreduce_protocol(); }
+
+    static std::vector<sample> load(const std::filesystem::path& dir, const data::protocol& proto,
+                                    const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
+        data::collective_exclusions skipped;
+        const std::vector<data::measured_collective> rows = data::read_allreduce_rows(dir, &skipped);
+        if (skipped.alltoall > 0)
+            notes.push_back(std::to_string(skipped.alltoall) + " nccl-tests alltoall rows left out (all-to-all is not modelled)");
+        if (skipped.multi_node > 0)
+            notes.push_back(std::to_string(skipped.multi_node) +
+                            " profiled all-reduce rows spanning several nodes left out (inter-node network not modelled)");
+        return analyze_rows(rows, [&](const data::measured_collective& r, const gpu::gpu_numbers& g, sample& s) {
+            prediction p = synperf::analyze<family::allreduce>(r.problem, g, priced);
+            const family::allreduce_estimate e = family::estimate(r.problem);
+            s.gpu = r.gpu;
+            s.framework = r.collector;
+            s.kernel = std::string(family::to_string(e.policy));
+            s.take_analysis(std::move(p));
+            s.level = static_cast<std::size_t>(r.problem.implementation);
+            s.latency_us = r.latency_us;
+            s.roofline_us = e.policy_us;  // the pure alpha-beta model of the algorithm the implementation runs
+            s.label = proto.label(r.gpu);
+            s.part = data::part_of(r.shape_hash);
+            s.key = {static_cast<std::int64_t>(r.problem.op), r.problem.gpus, r.problem.bytes,
+                     static_cast<std::int64_t>(r.problem.implementation), static_cast<std::int64_t>(r.problem.dtype),
+                     static_cast<std::int64_t>(r.latency_us * 1e3)};
+            s.key_size = 6;
+        });
+    }
+};
+
+}  // namespace synperf::train

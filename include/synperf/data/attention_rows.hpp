@@ -6,18 +6,30 @@
 /// op: fused QKV pre-processing (RoPE + paged KV write) and the context FMHA or XQA/MMHA decode kernel.
 /// SGLang rows (`aiconfigurator_sglang/<gpu>/`) time the backend's kernel plus the KV-cache store:
 /// `flash_attention` is the FA3 code base, `trtllm_mha` TRT-LLM's gen kernels, `triton` SGLang's Triton path.
+///
+/// Also the families' training sources, `train::source<family::attention_prefill>` and
+/// `train::source<family::attention_decode>` (synperf/train/source.hpp): their rows as samples.
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "synperf/data/csv.hpp"
 #include "synperf/data/gpu_folder.hpp"
 #include "synperf/data/protocol.hpp"
+#include "synperf/family/attention.hpp"
 #include "synperf/family/attention/problem.hpp"
+#include "synperf/gpu/numbers.hpp"
 #include "synperf/gpu/registry.hpp"
+#include "synperf/predictor/analyze.hpp"
+#include "synperf/predictor/prediction.hpp"
+#include "synperf/train/analyze_rows.hpp"
+#include "synperf/train/sample.hpp"
+#include "synperf/train/source.hpp"
+#include "synperf/work/kernel_kinds.hpp"
 
 namespace synperf::data {
 
@@ -202,3 +214,78 @@ inline void read_attention_file(const std::filesystem::path& file, const std::st
 }
 
 }  // namespace synperf::data
+
+namespace synperf::train {
+
+/// What the two attention families' training sources share: the rows of one phase of
+/// aiconfigurator*/<gpu>/{context,generation}_attention_perf.csv and the GEMM split.
+template <class F, family::attention::phase Stage>
+struct attention_source {
+    static data::protocol protocol() { return data::gemm_protocol(); }  // attention uses the GEMM split (docs/method.md#splits)
+
+    /// Datasheet roofline: max of the useful MMA flop at the dense tensor peak and Q + K + V + O bytes at DRAM
+    /// bandwidth.
+    static double roofline_us(const family::attention::attention_problem& p, const gpu::gpu_numbers& g) {
+        const double flop = 2.0 * double(p.head_dim + p.dv()) * p.attended_pairs() * double(p.heads);
+        const gpu::tensor_dtype t = p.fp8_compute ? gpu::tensor_dtype::fp8 : gpu::tensor_dtype::bf16;
+        const double tflops = g.tensor_tflops(t) > 0 ? g.tensor_tflops(t) : g.tensor_tflops(gpu::tensor_dtype::bf16);
+        const double q_o = double(p.q_tokens()) * double(p.heads) * double(p.head_dim + p.dv()) * 2.0;
+        const double kv = double(p.kv_tokens()) * double(p.kv_heads) * double(p.head_dim + p.dv()) * p.kv_bytes_per_element();
+        return std::max(flop / (tflops * 1e6), (q_o + kv) / (g.dram_gbps * 1e3));
+    }
+
+    static std::vector<sample> load(const std::filesystem::path& dir, const data::protocol& proto,
+                                    const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
+        namespace at = family::attention;
+        data::attention_exclusions skipped;
+        const std::vector<data::measured_attention> rows = data::read_attention_rows(dir, Stage, &skipped);
+        if (skipped.flashinfer_wrapper > 0)
+            notes.push_back(std::to_string(skipped.flashinfer_wrapper) +
+                            " TRT-LLM torch_flow_flashinfer rows left out: a FlashInfer wrapper around the gen "
+                            "kernels with RoPE excluded, a different op composition");
+        if (skipped.b200_sglang_window_zero > 0)
+            notes.push_back(std::to_string(skipped.b200_sglang_window_zero) +
+                            " B200 SGLang prefill rows with window_size 0 read as a one-token window (likely "
+                            "passed to SGLang as window_left 0): as full causal they would run up to 14.6x the "
+                            "tensor peak (MANIFEST.md, known anomalies)");
+        return analyze_rows(rows, [&](const data::measured_attention& r, const gpu::gpu_numbers& g, sample& s) {
+            prediction p = synperf::analyze<F>(r.problem, g, priced);
+            s.gpu = r.gpu;
+            s.framework = r.framework;
+            s.kernel = r.kernel_source;
+            s.take_analysis(std::move(p));
+            s.level = F::framework_level(r.framework);
+            s.latency_us = r.latency_us;
+            s.roofline_us = roofline_us(at::effective_problem(r.problem, g), g);
+            s.label = proto.label(r.gpu);
+            s.part = data::part_of(r.shape_hash);
+            const at::request_group& q = r.problem.requests.front();
+            s.key = {q.count, q.q_len, q.kv_len, r.problem.heads, r.problem.kv_heads, r.problem.head_dim,
+                     r.problem.window * 4 + static_cast<std::int64_t>(r.problem.kv_type) * 2 + (r.problem.fp8_compute ? 1 : 0),
+                     static_cast<std::int64_t>(r.latency_us * 1e3)};
+            s.key_size = 8;
+        });
+    }
+
+    // SGLang on an unseen architecture runs a kernel path no training GPU ran (Triton on sm_120, FA3's Sm80
+    // path on A100 next to L40S's sm_89 tiles): the looser target applies to these rows.
+    static bool flag(const sample& s) { return s.label == data::split::unseen_arch && s.framework == "sglang"; }
+    static constexpr std::string_view flag_meaning =
+        "the GPU runs a kernel path not seen in training (SGLang's Triton path on sm_120, FA3's Sm80 path on A100)";
+};
+
+/// The prefill attention family's training source: aiconfigurator*/<gpu>/context_attention_perf.csv.
+template <>
+struct source<family::attention_prefill> : attention_source<family::attention_prefill, family::attention::phase::prefill> {
+    static constexpr std::string_view summary = "prefill attention (aiconfigurator*/<gpu>/context_attention_perf.csv)";
+    static constexpr std::string_view data_credit = "data=aiconfigurator(Apache-2.0) context_attention_perf";
+};
+
+/// The decode attention family's training source: aiconfigurator*/<gpu>/generation_attention_perf.csv.
+template <>
+struct source<family::attention_decode> : attention_source<family::attention_decode, family::attention::phase::decode> {
+    static constexpr std::string_view summary = "decode attention (aiconfigurator*/<gpu>/generation_attention_perf.csv)";
+    static constexpr std::string_view data_credit = "data=aiconfigurator(Apache-2.0) generation_attention_perf";
+};
+
+}  // namespace synperf::train

@@ -3,9 +3,14 @@
 /// \file Measured elementwise latencies: static per-tensor FP8 quantize of bf16 [m, k]
 /// (aiconfigurator/<gpu>/scale_matrix_perf.csv, TensorRT-LLM) and Vidur's residual add, RoPE and embedding
 /// (vidur/compute/<gpu>/*__mlp.csv, fp16, eager PyTorch / sarathi-serve kernels).
+///
+/// Also the family's training source, `train::source<family::elementwise>` (synperf/train/source.hpp): its rows as samples.
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "synperf/data/csv.hpp"
@@ -13,7 +18,14 @@
 #include "synperf/data/protocol.hpp"
 #include "synperf/data/vidur_rows.hpp"
 #include "synperf/family/elementwise.hpp"
+#include "synperf/gpu/numbers.hpp"
 #include "synperf/gpu/registry.hpp"
+#include "synperf/predictor/analyze.hpp"
+#include "synperf/predictor/prediction.hpp"
+#include "synperf/train/analyze_rows.hpp"
+#include "synperf/train/sample.hpp"
+#include "synperf/train/source.hpp"
+#include "synperf/work/kernel_kinds.hpp"
 
 namespace synperf::data {
 
@@ -108,3 +120,46 @@ inline void read_scale_matrix_file(const std::filesystem::path& file, const std:
 }
 
 }  // namespace synperf::data
+
+namespace synperf::train {
+
+/// The elementwise family's training source: TensorRT-LLM's static FP8 quantize
+/// (aiconfigurator/<gpu>/scale_matrix_perf.csv) and Vidur's residual add, RoPE and embedding.
+template <>
+struct source<family::elementwise> {
+    static constexpr std::string_view summary =
+        "memory-bound elementwise ops (aiconfigurator/<gpu>/scale_matrix_perf.csv FP8 quantize; Vidur add, attn_rope, emb)";
+    static constexpr std::string_view data_credit = "data=aiconfigurator(Apache-2.0) scale_matrix_perf,vidur(MIT) add,attn_rope,emb";
+    static data::protocol protocol() { return data::elementwise_protocol(); }
+
+    /// Datasheet roofline: the unique bytes at DRAM bandwidth (the FP32 work is far below it).
+    static double roofline_us(const family::elementwise_problem& p, const gpu::gpu_numbers& g) {
+        return family::elementwise_detail::footprint(p) / (g.dram_gbps * 1e3);
+    }
+
+    static std::vector<sample> load(const std::filesystem::path& dir, const data::protocol& proto,
+                                    const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
+        data::vidur_exclusions skipped;
+        const std::vector<data::measured_elementwise> rows = data::read_elementwise_rows(dir, &skipped);
+        if (skipped.non_gated > 0)
+            notes.push_back(std::to_string(skipped.non_gated) +
+                            " Vidur rows of non-gated models left out (phi-2: its add sums three tensors in two kernels)");
+        return analyze_rows(rows, [&](const data::measured_elementwise& r, const gpu::gpu_numbers& g, sample& s) {
+            prediction p = synperf::analyze<family::elementwise>(r.problem, g, priced);
+            s.gpu = r.gpu;
+            s.framework = r.framework;
+            s.kernel = std::string(family::to_string(r.problem.kind));
+            s.take_analysis(std::move(p));
+            s.level = family::elementwise::framework_level(r.framework);
+            s.latency_us = r.latency_us;
+            s.roofline_us = roofline_us(r.problem, g);
+            s.label = proto.label(r.gpu);
+            s.part = data::part_of(r.shape_hash);
+            s.key = {static_cast<std::int64_t>(r.problem.kind), r.problem.rows, r.problem.cols, r.tp,
+                     static_cast<std::int64_t>(r.shape_hash >> 1), static_cast<std::int64_t>(r.latency_us * 1e3)};
+            s.key_size = 6;
+        });
+    }
+};
+
+}  // namespace synperf::train

@@ -2,18 +2,29 @@
 #pragma once
 /// \file Measured FP8 linear layers (dynamic activation quantization + FP8 GEMM): the `fp8` rows of the
 /// aiconfigurator-format GEMM tables (`aiconfigurator*/<gpu>/gemm_perf.csv`, gemm_dtype = fp8).
+///
+/// Also the family's training source, `train::source<family::fp8_linear>` (synperf/train/source.hpp): its rows as samples.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "synperf/data/gemm_rows.hpp"
 #include "synperf/data/gemm_timing_loop.hpp"
 #include "synperf/data/protocol.hpp"
 #include "synperf/family/fp8_linear.hpp"
+#include "synperf/gpu/numbers.hpp"
 #include "synperf/gpu/registry.hpp"
+#include "synperf/predictor/analyze.hpp"
+#include "synperf/predictor/prediction.hpp"
+#include "synperf/train/analyze_rows.hpp"
+#include "synperf/train/sample.hpp"
+#include "synperf/train/source.hpp"
+#include "synperf/work/kernel_kinds.hpp"
 
 namespace synperf::data {
 
@@ -65,3 +76,49 @@ inline void read_fp8_linear_file(const std::filesystem::path& file, const std::s
 }
 
 }  // namespace synperf::data
+
+namespace synperf::train {
+
+/// The FP8 linear-layer family's training source: the fp8 rows of aiconfigurator*/<gpu>/gemm_perf.csv (dynamic
+/// activation quantization + FP8 GEMM, TensorRT-LLM and SGLang).
+template <>
+struct source<family::fp8_linear> {
+    static constexpr std::string_view summary =
+        "FP8 linear layer: dynamic activation quantization + FP8 GEMM, TensorRT-LLM and SGLang (aiconfigurator*/<gpu>/gemm_perf.csv fp8 rows)";
+    static constexpr std::string_view data_credit = "data=aiconfigurator(Apache-2.0) fp8 gemm_perf";
+    static data::protocol protocol() { return data::gemm_protocol(); }
+
+    /// Datasheet roofline: max of dense FP8 compute time and X (bf16) + W (e4m3) + Y (bf16) at DRAM bandwidth.
+    static double roofline_us(const family::fp8_linear_problem& p, const gpu::gpu_numbers& g) {
+        const double flop = 2.0 * double(p.m) * double(p.n) * double(p.k);
+        const double bytes = 2.0 * double(p.m) * double(p.k) + double(p.n) * double(p.k) + 2.0 * double(p.m) * double(p.n);
+        return std::max(flop / (g.tensor_tflops(gpu::tensor_dtype::fp8) * 1e6), bytes / (g.dram_gbps * 1e3));
+    }
+
+    /// The kernels a row ran, for reports.
+    static std::string kernels_of(const family::fp8_linear_problem& p, const gpu::gpu_numbers& g) {
+        if (p.framework == family::fp8_linear_framework::sglang) return "per_token_quant+fp8_scaled_mm";
+        return g.cc_major == 8 && g.cc_minor == 9 ? "quant+cublas_fp8|cuda_core" : "quant+cublas_fp8";
+    }
+
+    static std::vector<sample> load(const std::filesystem::path& dir, const data::protocol& proto,
+                                    const work::kernel_kind_set& priced, std::vector<std::string>&) {
+        const std::vector<data::measured_fp8_linear> rows = data::read_fp8_linear_rows(dir);
+        return analyze_rows(rows, [&](const data::measured_fp8_linear& r, const gpu::gpu_numbers& g, sample& s) {
+            prediction p = synperf::analyze<family::fp8_linear>(r.problem, g, priced);
+            s.gpu = r.gpu;
+            s.framework = std::string(family::to_string(r.problem.framework));
+            s.kernel = kernels_of(r.problem, g);
+            s.take_analysis(std::move(p));
+            s.level = family::fp8_linear::framework_level(s.framework);
+            s.latency_us = r.latency_us;
+            s.roofline_us = roofline_us(r.problem, g);
+            s.label = proto.label(r.gpu);
+            s.part = data::part_of(r.shape_hash);
+            s.key = {r.problem.m, r.problem.n, r.problem.k, static_cast<std::int64_t>(r.latency_us * 1e3), std::int64_t(s.level)};
+            s.key_size = 5;
+        });
+    }
+};
+
+}  // namespace synperf::train

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 /// \file Measured bf16 GEMM latencies from the aiconfigurator-format tables.
+///
+/// Also the family's training source, `train::source<family::gemm>` (synperf/train/source.hpp): its rows as samples.
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -16,7 +18,14 @@
 #include "synperf/data/inventory.hpp"
 #include "synperf/data/protocol.hpp"
 #include "synperf/family/gemm.hpp"
+#include "synperf/gpu/numbers.hpp"
 #include "synperf/gpu/registry.hpp"
+#include "synperf/predictor/analyze.hpp"
+#include "synperf/predictor/prediction.hpp"
+#include "synperf/train/analyze_rows.hpp"
+#include "synperf/train/sample.hpp"
+#include "synperf/train/source.hpp"
+#include "synperf/work/kernel_kinds.hpp"
 
 namespace synperf::data {
 
@@ -120,3 +129,41 @@ struct gemm_table {
 }
 
 }  // namespace synperf::data
+
+namespace synperf::train {
+
+/// The GEMM family's training source: the bf16 rows of aiconfigurator*/<gpu>/gemm_perf.csv.
+template <>
+struct source<family::gemm> {
+    static constexpr std::string_view summary = "bf16 cuBLAS GEMM (aiconfigurator*/<gpu>/gemm_perf.csv)";
+    static constexpr std::string_view data_credit = "data=aiconfigurator(Apache-2.0) bf16 gemm_perf";
+    static data::protocol protocol() { return data::gemm_protocol(); }
+
+    /// Datasheet roofline: max of dense bf16 compute time and A + B + C bytes at DRAM bandwidth.
+    static double roofline_us(const family::gemm_problem& p, const gpu::gpu_numbers& g) {
+        const double flop = 2.0 * double(p.m) * double(p.n) * double(p.k);
+        const double bytes = 2.0 * (double(p.m) * double(p.k) + double(p.n) * double(p.k) + double(p.m) * double(p.n));
+        return std::max(flop / (g.tensor_tflops(gpu::tensor_dtype::bf16) * 1e6), bytes / (g.dram_gbps * 1e3));
+    }
+
+    static std::vector<sample> load(const std::filesystem::path& dir, const data::protocol& proto,
+                                    const work::kernel_kind_set& priced, std::vector<std::string>&) {
+        const std::vector<data::measured_gemm> rows = data::read_gemm_rows(dir);
+        return analyze_rows(rows, [&](const data::measured_gemm& r, const gpu::gpu_numbers& g, sample& s) {
+            prediction p = synperf::analyze<family::gemm>(r.problem, g, priced);
+            s.gpu = r.gpu;
+            s.framework = r.framework;
+            s.kernel = "cublas";
+            s.take_analysis(std::move(p));
+            s.level = family::gemm::framework_level(r.framework);
+            s.latency_us = r.latency_us;
+            s.roofline_us = roofline_us(r.problem, g);
+            s.label = proto.label(r.gpu);
+            s.part = data::part_of(r.shape_hash);
+            s.key = {r.problem.m, r.problem.n, r.problem.k, static_cast<std::int64_t>(r.latency_us * 1e3)};
+            s.key_size = 4;
+        });
+    }
+};
+
+}  // namespace synperf::train

@@ -6,16 +6,28 @@
 /// `N` intermediate (the N of the tuned-config file names: w13 computes 2 N columns), `BLOCK_SIZE_M/N/K`,
 /// `GROUP_SIZE_M`, `num_warps`, `num_stages`, `avg_duration` (microseconds), `sample_count`. Only configs near the
 /// best of each shape were kept upstream. `tile_hardware_99.csv` (the best tiles per shape) is derived and not read.
+///
+/// Also the family's training source, `train::source<family::moe_kernel>` (synperf/train/source.hpp): its rows as samples.
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "synperf/data/csv.hpp"
 #include "synperf/data/protocol.hpp"
+#include "synperf/error.hpp"
 #include "synperf/family/moe_kernel.hpp"
+#include "synperf/gpu/numbers.hpp"
+#include "synperf/predictor/analyze.hpp"
+#include "synperf/predictor/prediction.hpp"
+#include "synperf/train/analyze_rows.hpp"
+#include "synperf/train/sample.hpp"
+#include "synperf/train/source.hpp"
+#include "synperf/work/kernel_kinds.hpp"
 
 namespace synperf::data {
 
@@ -93,3 +105,57 @@ inline void read_moe_kernel_file(const std::filesystem::path& file, const std::s
 }
 
 }  // namespace synperf::data
+
+namespace synperf::train {
+
+/// The single fused_moe_kernel family's training source: PipeWeave's design-space runs,
+/// pipeweave/moe_dse/moe_dse_<GPU>_99.csv (one launch per row, explicit config).
+template <>
+struct source<family::moe_kernel> {
+    static constexpr std::string_view summary =
+        "one Triton fused_moe_kernel launch with an explicit config (pipeweave/moe_dse/moe_dse_<GPU>_99.csv)";
+    static constexpr std::string_view data_credit = "data=PipeWeave(Apache-2.0) moe_dse";
+    static data::protocol protocol() { return data::moe_kernel_protocol(); }
+
+    /// Datasheet roofline: max of the useful tensor flop and the bytes the launch must move once (the active
+    /// experts' weights, A, C) at DRAM bandwidth.
+    static double roofline_us(const family::moe_kernel_problem& p, const family::moe_kernel_plan& plan, const gpu::gpu_numbers& g) {
+        const family::moe_gemm_launch& l = plan.gemm;
+        const double a_rows = p.weight == family::moe_weight::w13 ? double(p.tokens) : double(plan.routing.assignments());
+        const double bytes = l.weight_bytes + 2.0 * (a_rows * double(l.k) + double(plan.routing.assignments()) * double(l.n));
+        return std::max(l.useful_flop / (g.tensor_tflops(gpu::tensor_dtype::bf16) * 1e6), bytes / (g.dram_gbps * 1e3));
+    }
+
+    static std::vector<sample> load(const std::filesystem::path& dir, const data::protocol& proto,
+                                    const work::kernel_kind_set& priced, std::vector<std::string>& notes) {
+        const std::vector<data::measured_moe_kernel> rows = data::read_moe_kernel_rows(dir);
+        std::vector<sample> out = analyze_rows(rows, [&](const data::measured_moe_kernel& r, const gpu::gpu_numbers& g, sample& s) {
+            family::moe_kernel_plan plan;
+            try {
+                plan = family::moe_kernel::plan(r.problem, g);
+            } catch (const invalid_argument&) {
+                return;  // left out below: no GPU name
+            }
+            s.gpu = r.gpu;
+            s.framework = "triton";
+            s.kernel = std::string("fused_moe_kernel_") + std::string(family::to_string(r.problem.weight));
+            s.take_analysis(synperf::analyze<family::moe_kernel>(r.problem, g, priced));
+            s.level = 0;
+            s.latency_us = r.latency_us;
+            s.roofline_us = roofline_us(r.problem, plan, g);
+            s.label = proto.label(r.gpu);
+            s.part = data::part_of(r.shape_hash);
+            const auto& q = r.problem;
+            const auto& c = q.config;
+            s.key = {q.tokens, q.hidden * 8192 + q.inter, q.experts * 64 + q.topk, static_cast<std::int64_t>(q.weight),
+                     ((c.bm * 512 + c.bn) * 512 + c.bk), (c.group_m * 64 + c.warps) * 16 + c.stages,
+                     static_cast<std::int64_t>(r.latency_us * 1e3)};
+            s.key_size = 7;
+        });
+        // A measured config whose shared memory the estimate here puts above the GPU's cannot be decomposed as launched.
+        drop_unplanned(out, notes, "whose config needs more shared memory per CTA, as estimated here, than the GPU has");
+        return out;
+    }
+};
+
+}  // namespace synperf::train

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-/// \file Where the measured data lives: --data flag, else $SYNPERF_DATA, else ../shared/data beside the project.
+// Where the CLI finds the measured data: --data flag, else $SYNPERF_DATA, else ../shared/data beside the project.
+// The library takes a data directory from its caller; this default belongs to the command-line tool.
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
 
-namespace synperf::data {
+namespace synperf::cli {
 
 /// The data directory to use, or nullopt when none exists. `flag` wins, then the environment variable
 /// SYNPERF_DATA, then `<project_root>/../shared/data`.
@@ -21,4 +22,4 @@ namespace synperf::data {
     return std::nullopt;
 }
 
-}  // namespace synperf::data
+}  // namespace synperf::cli
