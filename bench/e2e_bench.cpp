@@ -55,14 +55,10 @@ void complete(std::shared_ptr<const mlp::network>& slot, std::string& label) {
 
 e2e::family_models bench_models(std::string& label) {
     e2e::family_models m = e2e::shipped_models();
-    complete<family::gemm>(m.gemm, label);
-    complete<family::attention_prefill>(m.attention_prefill, label);
-    complete<family::attention_decode>(m.attention_decode, label);
-    complete<family::rmsnorm>(m.rmsnorm, label);
-    complete<family::silu_mul>(m.silu_mul, label);
-    complete<family::elementwise>(m.elementwise, label);
-    complete<family::allreduce>(m.allreduce, label);
-    complete<family::moe>(m.moe, label);
+    builtin_families::for_each([&](auto family) {
+        using F = typename decltype(family)::type;
+        complete<F>(m.get<F>(), label);
+    });
     return m;
 }
 
@@ -70,6 +66,7 @@ e2e::run_request llama70b_tp8() {
     e2e::run_request r;
     r.model = e2e::find_model("llama-3.1-70b");
     r.deploy.tp = 8;
+    r.deploy.node = system::builtin_system("h100_sxm");
     for (int i = 0; i < 32; ++i) r.prompt_lens.push_back(1200 + (i * 1237) % 3200);  // 88,752 tokens
     r.decode_steps = 67;
     return r;
@@ -80,11 +77,10 @@ void bm_e2e_llama70b_tp8_run(benchmark::State& state) {
     std::string label;
     const e2e::family_models models = bench_models(label);
     const auto g = gpu::find_gpu("h100_sxm").numbers;
-    const auto node = system::builtin_system("h100_sxm");
     const e2e::run_request r = llama70b_tp8();
     std::size_t evaluations = 0;
     for (auto _ : state) {
-        e2e::kernel_estimator est(g, r.deploy.fw, models, node);
+        e2e::kernel_estimator est(g, models);
         const e2e::run_result res = e2e::run(r, est);
         evaluations = res.evaluations;
         benchmark::DoNotOptimize(res.total_ms);
@@ -101,7 +97,7 @@ void bm_e2e_llama70b_tp8_run_warm(benchmark::State& state) {
     const e2e::family_models models = bench_models(label);
     const auto g = gpu::find_gpu("h100_sxm").numbers;
     const e2e::run_request r = llama70b_tp8();
-    e2e::kernel_estimator est(g, r.deploy.fw, models, system::builtin_system("h100_sxm"));
+    e2e::kernel_estimator est(g, models);
     for (auto _ : state) benchmark::DoNotOptimize(e2e::run(r, est).total_ms);
     state.SetLabel(label);
 }

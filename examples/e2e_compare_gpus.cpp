@@ -58,11 +58,10 @@ int main(int argc, char** argv) {
         for (const gpu_entry& e : gpus) {
             const gpu::gpu_numbers& g = e.gpu.numbers;
             // Collectives run on the GPU's node: the catalogue's, or an 8-GPU NVSwitch node from the spec's numbers.
-            const system::system_spec node =
-                e.from_catalogue ? system::builtin_system(e.gpu.name)
-                                 : system::make_system(e.gpu.name, g, 8,
-                                                       g.nvlink_gbps > 0 ? system::topology::nvswitch : system::topology::pcie);
-            e2e::kernel_estimator est(g, r.deploy.fw, models, node);
+            r.deploy.node = e.from_catalogue ? system::builtin_system(e.gpu.name)
+                                             : system::make_system(e.gpu.name, g, 8,
+                                                                   g.nvlink_gbps > 0 ? system::topology::nvswitch : system::topology::pcie);
+            e2e::kernel_estimator est(g, models);
             const e2e::run_result res = e2e::run(r, est);
             std::printf("%-16s %-9s %12.2f %18.3f %11.1f %10.1f of %5.1f\n", e.gpu.name.c_str(),
                         std::string(family::attention::to_string(e2e::default_attention(r.deploy.fw, g))).c_str(),

@@ -8,12 +8,14 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <synperf/e2e.hpp>
 #include <synperf/gpu/registry.hpp>
 #include <synperf/gpu/spec_file.hpp>
+#include <synperf/predictor/analyze.hpp>
 #include <synperf/system/catalogue.hpp>
 
 namespace {
@@ -48,16 +50,10 @@ std::shared_ptr<const mlp::network> constant_network(double eff) {
 /// Every MLP family with a constant efficiency of 0.5: predictions = 2 x the decompositions' bounds.
 e2e::family_models constant_models() {
     e2e::family_models m;
-    m.gemm = constant_network<family::gemm>(0.5);
-    m.gemm_fp8 = constant_network<family::gemm_fp8>(0.5);
-    m.attention_prefill = constant_network<family::attention_prefill>(0.5);
-    m.attention_decode = constant_network<family::attention_decode>(0.5);
-    m.rmsnorm = constant_network<family::rmsnorm>(0.5);
-    m.silu_mul = constant_network<family::silu_mul>(0.5);
-    m.elementwise = constant_network<family::elementwise>(0.5);
-    m.allreduce = constant_network<family::allreduce>(0.5);
-    m.moe = constant_network<family::moe>(0.5);
-    m.fp8_linear = constant_network<family::fp8_linear>(0.5);
+    builtin_families::for_each([&m](auto f) {
+        using F = typename decltype(f)::type;
+        m.get<F>() = constant_network<F>(0.5);
+    });
     return m;
 }
 
@@ -67,17 +63,35 @@ const e2e::op* find_op(const e2e::iteration& it, std::string_view name) {
     return nullptr;
 }
 
-std::int64_t count_of(const e2e::iteration& it, e2e::op_family f) {
+template <class F>
+std::int64_t count_of(const e2e::iteration& it) {
     std::int64_t n = 0;
     for (const auto& o : it.ops)
-        if (o.family == f) n += o.count;
+        if (o.is<F>()) n += o.count;
     return n;
+}
+
+/// The shape of a GEMM op of any of the three GEMM families, and its bytes per weight.
+struct gemm_shape {
+    std::int64_t m = 0, n = 0, k = 0;
+    double weight_bytes = 2;
+};
+template <class F>
+gemm_shape shape_of(const e2e::op& o, double weight_bytes) {
+    const auto& p = o.as<F>();
+    return {p.m, p.n, p.k, weight_bytes};
+}
+std::optional<gemm_shape> gemm_of(const e2e::op& o) {
+    if (o.is<family::gemm>()) return shape_of<family::gemm>(o, 2);
+    if (o.is<family::gemm_fp8>()) return shape_of<family::gemm_fp8>(o, 1);
+    if (o.is<family::fp8_linear>()) return shape_of<family::fp8_linear>(o, 1);
+    return std::nullopt;
 }
 
 double gemm_flop(const e2e::iteration& it) {
     double flop = 0;
     for (const auto& o : it.ops)
-        if (const auto* g = std::get_if<e2e::gemm_op>(&o.problem)) flop += 2.0 * double(g->m) * double(g->n) * double(g->k) * double(o.count);
+        if (const auto g = gemm_of(o)) flop += 2.0 * double(g->m) * double(g->n) * double(g->k) * double(o.count);
     return flop;
 }
 
@@ -273,15 +287,15 @@ TEST_CASE("e2e workload: the ops of a dense prefill and decode, in framework ord
     CHECK(names == expected);
     CHECK(find_op(pre, "input_norm")->count == 1);
     CHECK(find_op(pre, "input_norm_fused")->count == m.layers - 1);
-    CHECK(std::get<e2e::norm_op>(find_op(pre, "input_norm_fused")->problem).fused_add);
-    CHECK(count_of(pre, e2e::op_family::allreduce) == 0);
-    const auto& qkv = std::get<e2e::gemm_op>(find_op(pre, "qkv_proj")->problem);
+    CHECK(find_op(pre, "input_norm_fused")->as<family::rmsnorm>().fused_add);
+    CHECK(count_of<family::allreduce>(pre) == 0);
+    const auto& qkv = find_op(pre, "qkv_proj")->as<family::gemm>();
     CHECK(qkv.m == 500);
     CHECK(qkv.n == (40 + 2 * 8) * 128);
     CHECK(qkv.k == 5120);
     // LM head: prefill samples only the last token of each request.
-    CHECK(std::get<e2e::gemm_op>(find_op(pre, "lm_head")->problem).m == 3);
-    const auto& attn = std::get<at::attention_problem>(find_op(pre, "attention")->problem);
+    CHECK(find_op(pre, "lm_head")->as<family::gemm>().m == 3);
+    const auto& attn = find_op(pre, "attention")->as<family::attention_prefill>();
     CHECK(attn.stage == at::phase::prefill);
     CHECK(attn.causal);
     CHECK(attn.q_tokens() == 500);
@@ -291,10 +305,10 @@ TEST_CASE("e2e workload: the ops of a dense prefill and decode, in framework ord
     const std::vector<std::int64_t> kv{101, 201, 201};
     const e2e::iteration dec = e2e::decode_iteration(m, d, g, kv);
     CHECK(dec.tokens == 3);
-    const auto& da = std::get<at::attention_problem>(find_op(dec, "attention")->problem);
+    const auto& da = find_op(dec, "attention")->as<family::attention_decode>();
     CHECK(da.stage == at::phase::decode);
     CHECK(da.kv_tokens() == 503);
-    CHECK(std::get<e2e::gemm_op>(find_op(dec, "qkv_proj")->problem).m == 3);
+    CHECK(find_op(dec, "qkv_proj")->as<family::gemm>().m == 3);
     // TensorRT-LLM applies RoPE inside its attention op.
     d.fw = e2e::framework::trtllm;
     CHECK(find_op(e2e::decode_iteration(m, d, g, kv), "rope") == nullptr);
@@ -306,26 +320,30 @@ TEST_CASE("e2e workload: TP 2 halves the GEMM work per GPU, adds two all-reduces
     const std::vector<std::int64_t> prompts{512, 1024};
     e2e::deployment d1, d2;
     d2.tp = 2;
+    d2.node = system::builtin_system("h100_sxm");
     for (bool decode : {false, true}) {
         CAPTURE(decode);
         const std::vector<std::int64_t> kv{513, 1025};
         const e2e::iteration a = decode ? e2e::decode_iteration(m, d1, g, kv) : e2e::prefill_iteration(m, d1, g, prompts);
         const e2e::iteration b = decode ? e2e::decode_iteration(m, d2, g, kv) : e2e::prefill_iteration(m, d2, g, prompts);
         CHECK(gemm_flop(b) == doctest::Approx(gemm_flop(a) / 2).epsilon(1e-9));
-        CHECK(count_of(a, e2e::op_family::allreduce) == 0);
+        CHECK(count_of<family::allreduce>(a) == 0);
         // Two per layer (after attention and after the MLP), the vocab-parallel embedding's, and the logits' all-gather.
-        CHECK(count_of(b, e2e::op_family::allreduce) == 2 * m.layers + 2);
-        const auto& ar = std::get<e2e::allreduce_op>(find_op(b, "allreduce")->problem);
-        CHECK(ar.ranks == 2);
-        CHECK(ar.elements == (decode ? 2 : 1536) * m.hidden);
-        CHECK_FALSE(ar.gather);
+        CHECK(count_of<family::allreduce>(b) == 2 * m.layers + 2);
+        const auto& ar = find_op(b, "allreduce")->as<family::allreduce>();
+        CHECK(ar.gpus == 2);
+        CHECK(ar.bytes == (decode ? 2 : 1536) * m.hidden * 2);  // bf16
+        CHECK(ar.op == family::collective_op::all_reduce);
+        CHECK(ar.implementation == (decode ? family::collective_impl::sglang : family::collective_impl::sglang_eager));
         // The LM head's rows (one per request, prefill and decode alike) over both GPUs' vocab shards.
-        const auto& logits = std::get<e2e::allreduce_op>(find_op(b, "logits_all_gather")->problem);
-        CHECK(logits.gather);
-        CHECK(logits.ranks == 2);
-        CHECK(logits.elements == 2 * ((m.vocab + 1) / 2) * 2);
+        const auto& logits = find_op(b, "logits_all_gather")->as<family::allreduce>();
+        CHECK(logits.op == family::collective_op::all_gather);
+        CHECK(logits.implementation == family::collective_impl::nccl);
+        CHECK(logits.gpus == 2);
+        CHECK(logits.bytes == 2 * ((m.vocab + 1) / 2) * 2 * 2);
         CHECK(find_op(a, "logits_all_gather") == nullptr);
-        const auto& attn = std::get<at::attention_problem>(find_op(b, "attention")->problem);
+        const auto& attn = decode ? find_op(b, "attention")->as<family::attention_decode>()
+                                  : find_op(b, "attention")->as<family::attention_prefill>();
         CHECK(attn.heads == 16);
         CHECK(attn.kv_heads == 4);
     }
@@ -336,19 +354,20 @@ TEST_CASE("e2e workload: query heads must divide by TP, TP above the KV heads re
     const e2e::model_config m = e2e::find_model("qwen3-32b");  // 64 query heads, 8 KV heads
     e2e::deployment d;
     d.tp = 16;
+    d.node = system::builtin_system("h100_sxm");
     const std::vector<std::int64_t> prompts{64};
     const e2e::iteration it = e2e::prefill_iteration(m, d, g, prompts);
-    const auto& attn = std::get<at::attention_problem>(find_op(it, "attention")->problem);
+    const auto& attn = find_op(it, "attention")->as<family::attention_prefill>();
     CHECK(attn.heads == 4);
     CHECK(attn.kv_heads == 1);
     // QKV width uses head_dim (128), not hidden / heads (80), and one replicated KV head per GPU.
-    CHECK(std::get<e2e::gemm_op>(find_op(it, "qkv_proj")->problem).n == (4 + 2) * 128);
-    CHECK(std::get<e2e::gemm_op>(find_op(it, "o_proj")->problem).k == 4 * 128);
+    CHECK(find_op(it, "qkv_proj")->as<family::gemm>().n == (4 + 2) * 128);
+    CHECK(find_op(it, "o_proj")->as<family::gemm>().k == 4 * 128);
     // Qwen3's per-head q / k RMSNorm: one row per token and head.
-    const auto& qn = std::get<e2e::norm_op>(find_op(it, "q_norm")->problem);
-    CHECK(qn.rows == 64 * 4);
-    CHECK(qn.width == 128);
-    CHECK(std::get<e2e::norm_op>(find_op(it, "k_norm")->problem).rows == 64);
+    const auto& qn = find_op(it, "q_norm")->as<family::rmsnorm>();
+    CHECK(qn.tokens == 64 * 4);
+    CHECK(qn.hidden == 128);
+    CHECK(find_op(it, "k_norm")->as<family::rmsnorm>().tokens == 64);
     d.tp = 3;
     CHECK_THROWS_WITH_AS((void)e2e::prefill_iteration(m, d, g, prompts), doctest::Contains("64 query heads, which do not split over TP 3"),
                          invalid_argument);
@@ -364,31 +383,33 @@ TEST_CASE("e2e workload: MoE layers and FP8") {
     const e2e::model_config m = fixture("qwen3-30b-a3b.json");
     e2e::deployment d;
     d.tp = 2;
+    d.node = system::builtin_system("h100_sxm");
     const std::vector<std::int64_t> prompts{256};
     const e2e::iteration it = e2e::prefill_iteration(m, d, g, prompts);
-    const auto& moe = std::get<e2e::moe_op>(find_op(it, "moe")->problem);
+    const auto& moe = find_op(it, "moe")->as<family::moe>();
     CHECK(moe.experts == 128);
-    CHECK(moe.top_k == 8);
-    CHECK(moe.intermediate == 384);
-    CHECK(std::get<e2e::gemm_op>(find_op(it, "router")->problem).n == 128);
+    CHECK(moe.topk == 8);
+    CHECK(moe.inter == 384);
+    CHECK(moe.tuned_configs_gpu == "h100_sxm");  // the node's GPU picks SGLang's tuned configs
+    CHECK(find_op(it, "router")->as<family::gemm>().n == 128);
     CHECK(find_op(it, "gate_up_proj") == nullptr);
     // The block is predicted by the moe family; without its model the run is refused, naming it.
-    e2e::kernel_estimator est(g, d.fw, constant_models(), system::builtin_system("h100_sxm"));
+    e2e::kernel_estimator est(g, constant_models());
     CHECK_NOTHROW(est.require(it));
     CHECK(est.latency_us(*find_op(it, "moe")) > 0);
     CHECK(est.latency_us(*find_op(it, "logits_all_gather")) > 0);  // an NCCL all-gather, by the allreduce family
     e2e::family_models no_moe = constant_models();
-    no_moe.moe.reset();
-    e2e::kernel_estimator refusing(g, d.fw, no_moe, system::builtin_system("h100_sxm"));
+    no_moe.get<family::moe>().reset();
+    e2e::kernel_estimator refusing(g, no_moe);
     CHECK_THROWS_WITH_AS(refusing.require(it), doctest::Contains("moe (needed by moe)"), invalid_argument);
 
     // Expert parallelism (SGLang --ep-size): EP 2 of TP 2 keeps whole experts, 64 per GPU, the other GPU's slots
     // dropped; the TP all-reduce still combines the MoE outputs.
     d.ep = 2;
     const e2e::iteration ep_it = e2e::prefill_iteration(m, d, g, prompts);
-    const auto& ep_moe = std::get<e2e::moe_op>(find_op(ep_it, "moe")->problem);
+    const auto& ep_moe = find_op(ep_it, "moe")->as<family::moe>();
     CHECK(ep_moe.ep == 2);
-    CHECK(ep_moe.intermediate == 768);
+    CHECK(ep_moe.inter == 768);
     CHECK(ep_moe.experts == 128);
     CHECK(find_op(ep_it, "allreduce") != nullptr);
     CHECK(est.latency_us(*find_op(ep_it, "moe")) > 0);
@@ -421,20 +442,20 @@ TEST_CASE("e2e workload: MoE layers and FP8") {
     d.fp8_kv = true;
     // SGLang (and TensorRT-LLM): each linear layer is one fp8_linear op, its quantization inside.
     const e2e::iteration f = e2e::prefill_iteration(dense, d, g, prompts);
-    CHECK(find_op(f, "qkv_proj")->family == e2e::op_family::fp8_linear);
-    CHECK(find_op(f, "lm_head")->family == e2e::op_family::gemm);  // the LM head stays bf16
-    CHECK(count_of(f, e2e::op_family::elementwise) == 1 + dense.layers);  // embedding, rope
-    CHECK(std::get<at::attention_problem>(find_op(f, "attention")->problem).kv_type == at::kv_dtype::fp8);
-    e2e::kernel_estimator sglang_fp8(g, d.fw, constant_models());
-    const auto& qkv = std::get<e2e::gemm_op>(find_op(f, "qkv_proj")->problem);
-    const auto alone = predictor_detail::analyze<family::fp8_linear>(
-        family::fp8_linear_problem{qkv.m, qkv.n, qkv.k, family::fp8_linear_framework::sglang, 0.0}, g, predictor_detail::schedule_by_dispatch{});
+    CHECK(find_op(f, "qkv_proj")->is<family::fp8_linear>());
+    CHECK(find_op(f, "lm_head")->is<family::gemm>());  // the LM head stays bf16
+    CHECK(count_of<family::elementwise>(f) == 1 + dense.layers);  // embedding, rope
+    CHECK(find_op(f, "attention")->as<family::attention_prefill>().kv_type == at::kv_dtype::fp8);
+    e2e::kernel_estimator sglang_fp8(g, constant_models());
+    const auto& qkv = find_op(f, "qkv_proj")->as<family::fp8_linear>();
+    CHECK(qkv.framework == family::fp8_linear_framework::sglang);
+    const auto alone = synperf::analyze<family::fp8_linear>(qkv, g);
     CHECK(sglang_fp8.latency_us(*find_op(f, "qkv_proj")) == doctest::Approx(2.0 * alone.theoretical_us));
     // vLLM: its CUTLASS scaled_mm after a separate FP8 quantize of the input.
     d.fw = e2e::framework::vllm;
     const e2e::iteration v = e2e::prefill_iteration(dense, d, g, prompts);
-    CHECK(find_op(v, "qkv_proj")->family == e2e::op_family::gemm_fp8);
-    CHECK(count_of(v, e2e::op_family::elementwise) == 1 + dense.layers + 4 * dense.layers);  // embedding, rope, 4 quantizes
+    CHECK(find_op(v, "qkv_proj")->is<family::gemm_fp8>());
+    CHECK(count_of<family::elementwise>(v) == 1 + dense.layers + 4 * dense.layers);  // embedding, rope, 4 quantizes
 }
 
 TEST_CASE("e2e memory: weights, KV cache, and a clear error with what would fit") {
@@ -461,6 +482,7 @@ TEST_CASE("e2e memory: weights, KV cache, and a clear error with what would fit"
     CHECK_THROWS_WITH_AS(e2e::require_fit(one, "llama"), doctest::Contains("use more tensor-parallel GPUs"), invalid_argument);
     // A batch too large for 8 H100s: the error gives the largest batch that fits.
     d.tp = 8;
+    d.node = system::builtin_system("h100_sxm");
     const std::vector<std::int64_t> many(400, 8192);
     const e2e::memory_estimate big = e2e::estimate_memory(m, d, h100, many, 128);
     CHECK_FALSE(big.fits());
@@ -469,7 +491,7 @@ TEST_CASE("e2e memory: weights, KV cache, and a clear error with what would fit"
     const std::string at_most = "a batch of at most " + std::to_string(big.max_batch);
     CHECK_THROWS_WITH_AS(e2e::require_fit(big, "llama"), doctest::Contains(at_most.c_str()), invalid_argument);
     // The run refuses it too.
-    e2e::kernel_estimator est(h100, d.fw, constant_models(), system::builtin_system("h100_sxm"));
+    e2e::kernel_estimator est(h100, constant_models());
     e2e::run_request r{m, d, many, 16, true, 0.0};
     CHECK_THROWS_WITH_AS((void)e2e::run(r, est), doctest::Contains("does not fit"), invalid_argument);
 }
@@ -481,11 +503,12 @@ TEST_CASE("e2e run: decode steps never get faster, identical ops are predicted o
         e2e::run_request r;
         r.model = e2e::find_model("qwen2.5-7b");
         r.deploy.tp = 2;
+        r.deploy.node = system::builtin_system(name);
         // Prompts long enough that each decode attention's KV read outweighs its kernels' launch floors.
         r.prompt_lens = {7200, 12000, 2488, 16384};
         r.decode_steps = 40;
         r.per_iteration_us = 0;
-        e2e::kernel_estimator est(g, r.deploy.fw, constant_models(), system::builtin_system(name));
+        e2e::kernel_estimator est(g, constant_models());
         std::vector<std::int64_t> progress;  // the progress hook sees every step, in order, and the total
         r.on_decode_step = [&progress](std::int64_t done, std::int64_t total) {
             CHECK(total == 40);
@@ -515,7 +538,7 @@ TEST_CASE("e2e run: decode steps never get faster, identical ops are predicted o
         // With host work per iteration, each iteration grows by exactly that.
         e2e::run_request r2 = r;
         r2.per_iteration_us = 1500;
-        e2e::kernel_estimator est2(g, r.deploy.fw, constant_models(), system::builtin_system(name));
+        e2e::kernel_estimator est2(g, constant_models());
         const e2e::run_result res2 = e2e::run(r2, est2);
         CHECK(res2.decode_median_ms == doctest::Approx(res.decode_median_ms + 1.5));
         CHECK(res2.prefill_ms == doctest::Approx(res.prefill_ms + 1.5));
@@ -537,13 +560,12 @@ TEST_CASE("e2e run: no GEMM of a serving iteration beats streaming its weights f
             d.fp8_weights = fp8;
             const e2e::model_config m = e2e::find_model("qwen2.5-7b");
             const e2e::iteration it = e2e::decode_iteration(m, d, g.numbers, std::vector<std::int64_t>{128, 128});
-            e2e::kernel_estimator est(g.numbers, d.fw, constant_models(), system::builtin_system(name));
+            e2e::kernel_estimator est(g.numbers, constant_models());
             int gemms = 0;
             for (const e2e::op& o : it.ops) {
-                if (o.family != e2e::op_family::gemm && o.family != e2e::op_family::gemm_fp8 && o.family != e2e::op_family::fp8_linear)
-                    continue;
-                const auto& p = std::get<e2e::gemm_op>(o.problem);
-                const double weights = double(p.n) * double(p.k) * (p.fp8 ? 1.0 : 2.0);
+                const auto p = gemm_of(o);
+                if (!p) continue;
+                const double weights = double(p->n) * double(p->k) * p->weight_bytes;
                 CAPTURE(o.name);
                 CHECK(est.latency_us(o) >= weights / (g.numbers.dram_gbps * 1e3) * (1 - 1e-12));
                 ++gemms;
@@ -561,7 +583,7 @@ TEST_CASE("e2e run: every catalogue GPU runs from its spec alone") {
         r.prompt_lens = {700, 1200};
         r.decode_steps = 3;
         r.check_memory = false;  // small boards (L4) hold the model but not necessarily the reserve
-        e2e::kernel_estimator est(g.numbers, r.deploy.fw, constant_models());
+        e2e::kernel_estimator est(g.numbers, constant_models());
         const e2e::run_result res = e2e::run(r, est);
         CHECK(res.prefill_ms > 0);
         CHECK(std::isfinite(res.total_ms));
@@ -572,17 +594,18 @@ TEST_CASE("e2e run: every catalogue GPU runs from its spec alone") {
 TEST_CASE("e2e run: a family without a model is refused with its name, never guessed") {
     const auto g = gpu::find_gpu("h100_sxm").numbers;
     e2e::family_models m = constant_models();
-    m.rmsnorm.reset();
-    e2e::kernel_estimator est(g, e2e::framework::sglang, m);
+    m.get<family::rmsnorm>().reset();
+    e2e::kernel_estimator est(g, m);
     e2e::run_request r;
     r.model = e2e::find_model("llama-3.1-8b");
     r.prompt_lens = {128};
     r.decode_steps = 2;
     CHECK_THROWS_WITH_AS((void)e2e::run(r, est), doctest::Contains("rmsnorm (needed by input_norm, input_norm_fused"), invalid_argument);
-    // TP > 1 without a system for the all-reduce.
+    // TP > 1 without the node the all-reduce runs on.
     r.deploy.tp = 2;
-    e2e::kernel_estimator no_node(g, e2e::framework::sglang, constant_models());
-    CHECK_THROWS_WITH_AS((void)e2e::run(r, no_node), doctest::Contains("allreduce"), invalid_argument);
+    e2e::kernel_estimator all_models(g, constant_models());
+    CHECK_THROWS_WITH_AS((void)e2e::run(r, all_models), doctest::Contains("needs the node its GPUs share (deployment.node) for its allreduce ops"),
+                         invalid_argument);
     // Bad input.
     r.deploy.tp = 1;
     r.prompt_lens = {128, 0};

@@ -54,21 +54,12 @@ struct e2e_options {
 /// The shipped models, completed by models/<family>.mlp files for families whose weights are not embedded.
 e2e::family_models load_models() {
     e2e::family_models m = e2e::shipped_models();
-    const auto fill = [](std::shared_ptr<const mlp::network>& slot, const std::string& family) {
-        if (slot) return;
-        const std::filesystem::path p = model_path(family, false);
+    for (std::size_t i = 0; i < builtin_families::size; ++i) {
+        std::shared_ptr<const mlp::network>& slot = m.networks[i];
+        if (slot) continue;
+        const std::filesystem::path p = model_path(std::string(builtin_families::names[i]), false);
         if (std::filesystem::exists(p)) slot = std::make_shared<const mlp::network>(mlp::load_mlp(p.string()));
-    };
-    fill(m.gemm, "gemm");
-    fill(m.gemm_fp8, "gemm_fp8");
-    fill(m.fp8_linear, "fp8_linear");
-    fill(m.attention_prefill, "attention_prefill");
-    fill(m.attention_decode, "attention_decode");
-    fill(m.rmsnorm, "rmsnorm");
-    fill(m.silu_mul, "silu_mul");
-    fill(m.elementwise, "elementwise");
-    fill(m.allreduce, "allreduce");
-    fill(m.moe, "moe");
+    }
     return m;
 }
 
@@ -85,15 +76,13 @@ at::kernel_impl parse_attention(const std::string& s) {
     return at::parse_kernel(s);
 }
 
-const char* family_label(e2e::op_family f) { return e2e::to_string(f).data(); }
-
 nlohmann::json breakdown_json(const e2e::iteration_time& t) {
     nlohmann::json fam = nlohmann::json::object();
-    for (std::size_t i = 0; i < e2e::op_family_count; ++i)
-        if (t.family_launches[i] > 0) fam[family_label(e2e::op_family(i))] = t.family_us[i] * 1e-3;
+    for (std::size_t i = 0; i < builtin_families::size; ++i)
+        if (t.launches_of(i) > 0) fam[std::string(builtin_families::names[i])] = t.family_us[i] * 1e-3;
     nlohmann::json ops = nlohmann::json::array();
     for (const auto& o : t.ops)
-        ops.push_back({{"op", std::string(o.name)}, {"family", family_label(o.family)}, {"count", o.count},
+        ops.push_back({{"op", std::string(o.name)}, {"family", std::string(o.family_name)}, {"count", o.count},
                        {"latency_us", o.latency_us}, {"total_ms", o.total_us() * 1e-3}});
     return {{"total_ms", t.total_us() * 1e-3}, {"kernels_ms", t.kernel_us * 1e-3}, {"overhead_ms", t.overhead_us * 1e-3},
             {"launches", t.launches}, {"families_ms", fam}, {"ops", ops}};
@@ -110,7 +99,7 @@ void print_breakdown(const char* title, const e2e::iteration_time& t) {
                t.kernel_us * 1e-3, t.overhead_us * 1e-3, t.launches);
     fmt::print("  {:<22} {:<18} {:>6} {:>12} {:>11} {:>6}\n", "op", "family", "count", "each (us)", "total (ms)", "share");
     for (const auto& o : t.ops)
-        fmt::print("  {:<22} {:<18} {:>6} {:>12.2f} {:>11.3f} {:>5.1f}%\n", o.name, family_label(o.family), o.count, o.latency_us,
+        fmt::print("  {:<22} {:<18} {:>6} {:>12.2f} {:>11.3f} {:>5.1f}%\n", o.name, o.family_name, o.count, o.latency_us,
                    o.total_us() * 1e-3, 100.0 * o.total_us() / t.total_us());
     fmt::print("  {:<22} {:<18} {:>6} {:>12} {:>11.3f} {:>5.1f}%\n", "(overheads)", "", "", "", t.overhead_us * 1e-3,
                100.0 * t.overhead_us / t.total_us());
@@ -151,11 +140,10 @@ private:
 };
 
 e2e::run_result predict(const prepared& p, const e2e::family_models& models) {
-    std::optional<system::system_spec> node;
-    if (p.request.deploy.tp > 1) node = node_for(p.gpu, p.catalogue_id);
-    e2e::kernel_estimator est(p.gpu.numbers, p.request.deploy.fw, models, node);
+    e2e::kernel_estimator est(p.gpu.numbers, models);
     decode_progress progress(p.gpu.name);
     e2e::run_request request = p.request;
+    if (request.deploy.tp > 1) request.deploy.node = node_for(p.gpu, p.catalogue_id);
     request.on_decode_step = [&progress](std::int64_t done, std::int64_t total) { progress(done, total); };
     return e2e::run(request, est);
 }
@@ -225,11 +213,11 @@ void print_unmodelled(const e2e::run_request& r) {
 /// predicted from the GPU's spec alone.
 std::vector<std::string> spec_only_families(const e2e::family_models& models, const e2e::run_result& res, std::string_view gpu) {
     std::vector<std::string> out;
-    for (std::size_t i = 0; i < e2e::op_family_count; ++i) {
-        if (res.prefill.family_launches[i] == 0 && res.first_decode.family_launches[i] == 0) continue;
-        const auto& net = models.of(e2e::op_family(i));
+    for (std::size_t i = 0; i < builtin_families::size; ++i) {
+        if (res.prefill.launches_of(i) == 0 && res.first_decode.launches_of(i) == 0) continue;
+        const auto& net = models.of(i);
         const auto trained = net ? net->trained_gpus() : std::nullopt;
-        if (trained && std::ranges::find(*trained, gpu) == trained->end()) out.emplace_back(e2e::to_string(e2e::op_family(i)));
+        if (trained && std::ranges::find(*trained, gpu) == trained->end()) out.emplace_back(builtin_families::names[i]);
     }
     return out;
 }

@@ -39,7 +39,7 @@ struct vidur_exclusions {
     std::size_t non_gated = 0;  ///< rows of non-gated models (phi-2: LayerNorm and GELU, not RMSNorm / SiLU)
 };
 
-/// rmsnorm and silu_mul: Vidur has three GPUs, evaluated leave-one-GPU-out (`loo`, docs/method.md#leave-one-gpu-out).
+/// The families trained on Vidur's rows: Vidur has three GPUs, evaluated leave-one-GPU-out (`loo`, docs/method.md#leave-one-gpu-out).
 [[nodiscard]] inline protocol vidur_protocol() { return protocol{{"a100_sxm", "a40", "h100_sxm"}, {}}; }
 
 /// Reads one Vidur mlp table; `gpu` is the folder's GPU.

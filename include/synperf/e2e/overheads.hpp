@@ -8,10 +8,10 @@
 /// - gap: NVIDIA, "Getting Started with CUDA Graphs" (developer.nvidia.com/blog/cuda-graphs, 2019): a
 ///   chain of ~2.9 us kernels costs 3.8 us each when launched back to back on a stream and 3.4 us each
 ///   from a CUDA graph, i.e. ~0.9 us and ~0.5 us of idle GPU per kernel. Families trained on CUDA-graph
-///   replays (aiconfigurator's collectors time N graph replays: gemm, fp8_linear, attention, allreduce,
-///   moe) already carry the graph gap in their predictions, so they get only the eager surplus (0.4 us)
-///   and nothing in a graph; families trained on profiler device time (Vidur: rmsnorm, silu_mul,
-///   elementwise; PipeWeave's gemm_fp8) get the whole gap.
+///   replays (aiconfigurator's collectors time N graph replays; such a family says so with
+///   `timed_in_cuda_graph`) already carry the graph gap in their predictions, so they get only the eager surplus
+///   (0.4 us) and nothing in a graph; families trained on profiler device time (Vidur's, PipeWeave's) get the
+///   whole gap.
 /// - host_launch: the host time of one eager PyTorch op (dispatcher, Python, cudaLaunchKernel), taken as
 ///   10 us, the usual order of magnitude of PyTorch's per-op overhead; it matters only when kernels are
 ///   shorter (eager decode of small batches); with CUDA graphs the host issues one replay.
@@ -22,6 +22,8 @@
 ///   framework until per-framework data exists. Prefill pays it too (same loop), without graph replay.
 /// None of these depends on the GPU: every catalogue GPU runs from its spec alone.
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "synperf/e2e/workload.hpp"
@@ -46,15 +48,28 @@ inline constexpr double eager_host_launch_us = 10.0;
 /// with the shipped weights.
 inline constexpr double fitted_iteration_us = 748.0;
 
-/// Whether a family's predictions come from CUDA-graph replays (and so include the in-graph launch gap).
-[[nodiscard]] constexpr bool measured_in_graph(op_family f) noexcept {
-    return f == op_family::gemm || f == op_family::attention_prefill || f == op_family::attention_decode ||
-           f == op_family::allreduce || f == op_family::moe || f == op_family::fp8_linear;
-}
+/// Whether family F's predictions come from CUDA-graph replays (and so include the in-graph launch gap): its
+/// `F::timed_in_cuda_graph`, false when it has none.
+template <class F>
+inline constexpr bool timed_in_cuda_graph = [] {
+    if constexpr (requires { F::timed_in_cuda_graph; })
+        return bool(F::timed_in_cuda_graph);
+    else
+        return false;
+}();
 
-/// The GPU idle time added after one launch of family `f`.
-[[nodiscard]] constexpr double gap_us(op_family f, bool graph) noexcept {
-    if (measured_in_graph(f)) return graph ? 0.0 : stream_gap_us - graph_gap_us;
+/// `timed_in_cuda_graph` of every family of `List`, by position.
+template <class List>
+inline constexpr auto timed_in_cuda_graph_by_index = [] {
+    std::array<bool, List::size> out{};
+    std::size_t i = 0;
+    List::for_each([&](auto family) { out[i++] = timed_in_cuda_graph<typename decltype(family)::type>; });
+    return out;
+}();
+
+/// The GPU idle time added after one launch of a family timed (or not) in CUDA graphs.
+[[nodiscard]] constexpr double gap_us(bool family_timed_in_graph, bool graph) noexcept {
+    if (family_timed_in_graph) return graph ? 0.0 : stream_gap_us - graph_gap_us;
     return graph ? graph_gap_us : stream_gap_us;
 }
 

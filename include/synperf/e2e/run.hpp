@@ -12,21 +12,24 @@
 /// percent between neighbouring lengths, so a step's attention latency is held at least at the previous
 /// step's (the running maximum) — a decode step never gets faster as its KV grows.
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "synperf/e2e/kernel_costs.hpp"
 #include "synperf/e2e/memory.hpp"
 #include "synperf/e2e/model_config.hpp"
+#include "synperf/e2e/op.hpp"
 #include "synperf/e2e/overheads.hpp"
 #include "synperf/e2e/workload.hpp"
 #include "synperf/error.hpp"
+#include "synperf/family/attention.hpp"
+#include "synperf/system/system.hpp"
 
 namespace synperf::e2e {
 
@@ -45,7 +48,8 @@ struct run_request {
 /// Time of one op of an iteration.
 struct op_time {
     std::string_view name;
-    op_family family = op_family::gemm;
+    std::size_t family = 0;        ///< position of its family in the estimator's list
+    std::string_view family_name;
     std::int64_t count = 0;
     double latency_us = 0;  ///< one launch
     [[nodiscard]] double total_us() const noexcept { return latency_us * double(count); }
@@ -54,12 +58,16 @@ struct op_time {
 /// Time of one iteration: kernels by op and by family, and the overheads.
 struct iteration_time {
     std::vector<op_time> ops;
-    std::array<double, op_family_count> family_us{};        ///< kernel time per family (index = op_family)
-    std::array<std::int64_t, op_family_count> family_launches{};
+    std::vector<double> family_us;              ///< kernel time per family (index: position in the family list)
+    std::vector<std::int64_t> family_launches;  ///< launches per family (index: position in the family list)
     double kernel_us = 0;    ///< sum of kernel latencies x counts
     double overhead_us = 0;  ///< launch gaps, host-bound launches and per-iteration host work
     std::int64_t launches = 0;
     [[nodiscard]] double total_us() const noexcept { return kernel_us + overhead_us; }
+    /// Launches of the family at position `family` (0 for an iteration not timed).
+    [[nodiscard]] std::int64_t launches_of(std::size_t family) const noexcept {
+        return family < family_launches.size() ? family_launches[family] : 0;
+    }
 };
 
 /// The predicted run.
@@ -86,25 +94,28 @@ struct run_result {
     return 0.5 * (hi + *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid)));
 }
 
-/// Times one iteration with `est`; `attention_floor_us` (decode) holds the attention latency at least there.
-[[nodiscard]] inline iteration_time time_iteration(const iteration& it, kernel_estimator& est, const overhead_model& o,
-                                                   double* attention_floor_us = nullptr) {
+/// Times one iteration with `est`; `attention_floor_us` (decode) holds the decode attention latency at least there.
+template <class List>
+[[nodiscard]] iteration_time time_iteration(const basic_iteration<List>& it, basic_kernel_estimator<List>& est, const overhead_model& o,
+                                            double* attention_floor_us = nullptr) {
     iteration_time t;
     t.ops.reserve(it.ops.size());
+    t.family_us.assign(List::size, 0.0);
+    t.family_launches.assign(List::size, 0);
     double gaps = 0;
-    for (const op& x : it.ops) {
+    for (const basic_op<List>& x : it.ops) {
         double us = est.latency_us(x);
-        if (attention_floor_us != nullptr && x.family == op_family::attention_decode) {
+        if (attention_floor_us != nullptr && x.template is<family::attention_decode>()) {
             us = std::max(us, *attention_floor_us);
             *attention_floor_us = us;
         }
-        t.ops.push_back(op_time{x.name, x.family, x.count, us});
-        const auto f = std::size_t(x.family);
+        const std::size_t f = x.family();
+        t.ops.push_back(op_time{x.name, f, x.family_name(), x.count, us});
         t.family_us[f] += us * double(x.count);
         t.family_launches[f] += x.count;
         t.kernel_us += us * double(x.count);
         t.launches += x.count;
-        gaps += gap_us(x.family, o.graph) * double(x.count);
+        gaps += gap_us(timed_in_cuda_graph_by_index<List>[f], o.graph) * double(x.count);
     }
     t.overhead_us = e2e::overhead_us(o, t.kernel_us, gaps, t.launches);
     return t;
@@ -137,6 +148,7 @@ inline void validate(const run_request& r) {
                                       std::to_string(r.prompt_lens.size()) + " x " + std::to_string(r.decode_steps) + " = " +
                                       std::to_string(generated));
     validate_iteration_us(r.per_iteration_us);
+    if (r.deploy.node) system::validate(*r.deploy.node);
     workload_detail::check_lengths(r.prompt_lens, "prompt length");  // before any sum of them can overflow
     if (r.model.max_position > 0)
         for (std::size_t i = 0; i < r.prompt_lens.size(); ++i)
@@ -146,10 +158,18 @@ inline void validate(const run_request& r) {
                                               std::to_string(r.model.max_position) + " positions of " + r.model.name);
 }
 
-/// Predicts a whole static-batch run on one GPU (each of the TP ranks runs the same kernels).
+/// Rewrites an iteration before it is timed: how a program maps ops to kernels of its own families (its fused kernel,
+/// a LayerNorm in place of an RMSNorm), with `make_op<F, List>`. Called for the prefill and for every decode step.
+template <class List>
+using iteration_rewrite = std::function<void(basic_iteration<List>&)>;
+
+/// Predicts a whole static-batch run on one GPU (each of the TP ranks runs the same kernels), each iteration passed
+/// through `rewrite` when one is given.
 /// Throws `invalid_argument` for bad input, a run that does not fit in memory (when `check_memory`), or
 /// an op whose family cannot be predicted (naming the family and the ops that need it).
-[[nodiscard]] inline run_result run(const run_request& r, kernel_estimator& est) {
+template <class List>
+[[nodiscard]] run_result run(const run_request& r, basic_kernel_estimator<List>& est,
+                             const std::type_identity_t<iteration_rewrite<List>>& rewrite = {}) {
     validate(r);
     const gpu::gpu_numbers& g = est.numbers();
     run_result out;
@@ -158,12 +178,17 @@ inline void validate(const run_request& r) {
         require_fit(out.memory, r.model.name + " on TP " + std::to_string(r.deploy.tp) + " with " +
                                     std::to_string(r.prompt_lens.size()) + " requests");
 
-    const iteration pre = prefill_iteration(r.model, r.deploy, g, r.prompt_lens);
+    const auto build = [&](bool decode, std::span<const std::int64_t> lens) {
+        basic_iteration<List> it = decode ? decode_iteration<List>(r.model, r.deploy, g, lens) : prefill_iteration<List>(r.model, r.deploy, g, lens);
+        if (rewrite) rewrite(it);
+        return it;
+    };
+    const basic_iteration<List> pre = build(false, r.prompt_lens);
     est.require(pre);
     std::vector<std::int64_t> kv(r.prompt_lens.begin(), r.prompt_lens.end());
     if (r.decode_steps > 0) {
         for (auto& x : kv) x += 1;
-        est.require(decode_iteration(r.model, r.deploy, g, kv));
+        est.require(build(true, kv));
     }
 
     out.prefill = time_iteration(pre, est, overheads(r.deploy.fw, false, false, r.per_iteration_us));
@@ -175,7 +200,7 @@ inline void validate(const run_request& r) {
     for (std::int64_t s = 0; s < r.decode_steps; ++s) {
         if (s > 0)
             for (auto& x : kv) x += 1;
-        const iteration it = decode_iteration(r.model, r.deploy, g, kv);
+        const basic_iteration<List> it = build(true, kv);
         iteration_time t = time_iteration(it, est, od, &floor);
         const double ms = t.total_us() * 1e-3;
         out.decode_step_ms.push_back(ms);

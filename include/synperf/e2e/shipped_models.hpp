@@ -24,13 +24,13 @@ inline std::shared_ptr<const mlp::network> borrow(const mlp::network& n) {
 }
 }  // namespace shipped_detail
 
-/// Every shipped model of this build; families without one are null.
-[[nodiscard]] inline family_models shipped_models() {
-    family_models m;
-    builtin_families::for_each([&m](auto family) {
+/// Every shipped model of this build for the families of `List`; families without one are null.
+template <class List = builtin_families>
+[[nodiscard]] basic_family_models<List> shipped_models() {
+    basic_family_models<List> m;
+    List::for_each([&m](auto family) {
         using F = typename decltype(family)::type;
-        if constexpr (models::has_shipped_weights<F>)
-            if (std::shared_ptr<const mlp::network>* slot = m.slot(F::name)) *slot = shipped_detail::borrow(models::shipped_network<F>());
+        if constexpr (models::has_shipped_weights<F>) m.template get<F>() = shipped_detail::borrow(models::shipped_network<F>());
     });
     return m;
 }

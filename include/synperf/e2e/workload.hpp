@@ -20,9 +20,12 @@
 /// Tensor parallelism: query heads are split over the GPUs (they must divide by TP); KV heads are split
 /// too, or replicated when TP > KV heads (TP must then be a multiple of them: each GPU holds one).
 /// Identical ops are emitted once with a count (a layer's ops once x layers), so an iteration is ~20 ops.
+/// Each op is the problem of the kernel family that prices it, with the framework's choices made here: which kernel
+/// implementation and collective run, and which of the family's framework levels its model is asked for.
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,11 +33,14 @@
 #include <vector>
 
 #include "synperf/e2e/model_config.hpp"
+#include "synperf/e2e/op.hpp"
 #include "synperf/error.hpp"
 #include "synperf/family/attention/backend.hpp"
 #include "synperf/family/attention/problem.hpp"
-#include "synperf/family/gemm.hpp"
+#include "synperf/family/builtin.hpp"
 #include "synperf/gpu/numbers.hpp"
+#include "synperf/gpu/registry.hpp"
+#include "synperf/system/system.hpp"
 
 namespace synperf::e2e {
 
@@ -67,108 +73,9 @@ struct deployment {
     bool fp8_weights = false;                     ///< FP8 (e4m3, per-tensor) linear layers
     bool fp8_kv = false;                          ///< FP8 KV cache
     bool cuda_graph_decode = true;                ///< decode iterations replay a CUDA graph
-};
-
-/// The kernel families an op can belong to.
-enum class op_family { gemm, gemm_fp8, attention_prefill, attention_decode, rmsnorm, silu_mul, elementwise, allreduce, moe, fp8_linear };
-
-[[nodiscard]] constexpr std::string_view to_string(op_family f) noexcept {
-    switch (f) {
-        case op_family::gemm: return "gemm";
-        case op_family::gemm_fp8: return "gemm_fp8";
-        case op_family::attention_prefill: return "attention_prefill";
-        case op_family::attention_decode: return "attention_decode";
-        case op_family::rmsnorm: return "rmsnorm";
-        case op_family::silu_mul: return "silu_mul";
-        case op_family::elementwise: return "elementwise";
-        case op_family::allreduce: return "allreduce";
-        case op_family::moe: return "moe";
-        case op_family::fp8_linear: return "fp8_linear";
-    }
-    return "?";
-}
-inline constexpr std::size_t op_family_count = 10;
-
-/// A GEMM Y[m,n] = X[m,k] W[n,k]^T (bf16, or FP8 inputs with a bf16 output).
-struct gemm_op {
-    std::int64_t m = 0, n = 0, k = 0;
-    bool fp8 = false;
-};
-
-/// RMSNorm over `rows` rows of `width` (q/k norms: one row per token and head).
-struct norm_op {
-    std::int64_t rows = 0, width = 0;
-    bool fused_add = false;  ///< fused residual add + RMSNorm
-};
-
-/// SiLU-and-mul over [tokens, 2 d].
-struct silu_mul_op {
-    std::int64_t tokens = 0, d = 0;
-};
-
-/// The memory-bound element-wise ops of an LLM iteration.
-enum class elementwise_kind { embedding, rope, residual_add, fp8_quantize };
-
-[[nodiscard]] constexpr std::string_view to_string(elementwise_kind k) noexcept {
-    switch (k) {
-        case elementwise_kind::embedding: return "embedding";
-        case elementwise_kind::rope: return "rope";
-        case elementwise_kind::residual_add: return "residual_add";
-        case elementwise_kind::fp8_quantize: return "fp8_quantize";
-    }
-    return "?";
-}
-
-/// One element-wise op: embedding gather [tokens, width], residual add, FP8 quantize of [tokens, width],
-/// or RoPE over q and k (`heads`, `kv_heads` of `head_dim` per token).
-struct elementwise_op {
-    elementwise_kind kind = elementwise_kind::residual_add;
-    std::int64_t tokens = 0, width = 0;
-    int heads = 0, kv_heads = 0, head_dim = 0;  ///< RoPE only
-    std::int64_t vocab = 0;                     ///< embedding only: table rows on this GPU
-};
-
-/// An all-reduce of `elements` bf16 values over `ranks` GPUs, or an all-gather of that many.
-struct allreduce_op {
-    std::int64_t elements = 0;  ///< bf16 elements reduced, or the gathered output's
-    int ranks = 1;
-    bool graph = false;   ///< captured in a CUDA graph (decode with graphs on)
-    bool gather = false;  ///< an NCCL all-gather (the logits' vocab shards) instead of an all-reduce
-};
-
-/// A whole MoE block after the router: top-k routing, the experts' gate/up GEMM, SiLU&Mul, down GEMM and
-/// the weighted sum (expert intermediate size per GPU under TP).
-struct moe_op {
-    std::int64_t tokens = 0, hidden = 0, intermediate = 0;  ///< intermediate: of each expert on this GPU
-    int experts = 0, top_k = 0;
-    int ep = 1;  ///< expert-parallel degree: this GPU holds experts / ep experts and drops the other slots
-    bool fp8 = false;
-};
-
-/// An op's problem, by family.
-using op_problem = std::variant<gemm_op, family::attention::attention_problem, norm_op, silu_mul_op, elementwise_op,
-                                allreduce_op, moe_op>;
-
-/// One op of an iteration with the number of times it runs (e.g. once per layer).
-struct op {
-    std::string_view name;  ///< role in the model: "qkv_proj", "attention", ...
-    op_family family = op_family::gemm;
-    op_problem problem;
-    std::int64_t count = 1;
-};
-
-/// The ops of one iteration on one GPU.
-struct iteration {
-    std::vector<op> ops;
-    std::int64_t tokens = 0;    ///< new tokens processed (prefill: prompt tokens; decode: batch)
-    std::int64_t requests = 0;  ///< batch size
-    bool decode = false;
-    /// Kernel launches of the iteration (sum of counts).
-    [[nodiscard]] std::int64_t launches() const noexcept {
-        std::int64_t n = 0;
-        for (const auto& o : ops) n += o.count;
-        return n;
-    }
+    /// The node the TP ranks share (wiring and links; needed when TP > 1). Its GPU, when a catalogue GPU, also picks
+    /// SGLang's tuned MoE configs. `system::make_system` builds one from a GPU's links.
+    std::optional<system::system_spec> node{};
 };
 
 /// Heads of one GPU under TP: query heads split, KV heads split or replicated.
@@ -257,70 +164,152 @@ struct tp_heads {
 
 namespace workload_detail {
 
+/// Emits the ops of one iteration as problems of families `List` (the built-in families it uses must be in it).
+template <class List>
 struct builder {
     const model_config& m;
     const deployment& d;
     const gpu::gpu_numbers& g;
     tp_heads h;
-    iteration it;
+    basic_iteration<List> it;
 
-    void add(std::string_view name, op_family f, op_problem p, std::int64_t count) {
-        if (count > 0) it.ops.push_back(op{name, f, std::move(p), count});
+    [[nodiscard]] std::string_view fw() const noexcept { return to_string(d.fw); }
+
+    template <class F>
+    void add(std::string_view name, typename F::problem_type p, std::int64_t count, std::string_view framework,
+             double weight_bytes = 0) {
+        if (count > 0) it.ops.push_back(make_op<F, List>(name, std::move(p), count, framework, weight_bytes));
+    }
+    // Device time of the kernel (Vidur's eager level): launch gaps are the overhead model's, not counted twice. The
+    // serving frameworks' PyTorch gathers more than 16 rows with its vectorized kernel.
+    void elementwise(std::string_view name, family::elementwise_kind kind, std::int64_t tokens, std::int64_t width,
+                     std::int64_t count, std::int64_t vocab = 0) {
+        family::elementwise_problem q;
+        q.kind = kind;
+        q.rows = tokens;
+        q.cols = width;
+        q.vocab = vocab;
+        q.gather = family::gather_kernel::vectorized;
+        add<family::elementwise>(name, q, count, "vidur");
+    }
+    // SGLang and TensorRT-LLM's PyTorch flow call FlashInfer's (sgl-kernel's) norm, vLLM its own vectorized one; the
+    // family's one trained level is Vidur's device time.
+    void rmsnorm(std::string_view name, std::int64_t rows, std::int64_t width, bool fused_add, std::int64_t count) {
+        family::rmsnorm_problem q;
+        q.tokens = rows;
+        q.hidden = width;
+        q.fused_add = fused_add;
+        q.impl = d.fw == framework::vllm ? family::rmsnorm_impl::vllm_vectorized : family::rmsnorm_impl::flashinfer;
+        add<family::rmsnorm>(name, q, count, "vllm");
+    }
+    void silu_mul(std::int64_t tokens, std::int64_t inter, std::int64_t count) {
+        family::silu_mul_problem q;
+        q.tokens = tokens;
+        q.d = inter;
+        q.impl = d.fw == framework::vllm ? family::silu_mul_impl::vllm_scalar : family::silu_mul_impl::flashinfer;
+        add<family::silu_mul>("silu_mul", q, count, "vllm");
+    }
+    // A bf16 GEMM as cuBLAS runs it under the framework.
+    void gemm(std::string_view name, std::int64_t m_rows, std::int64_t n, std::int64_t k, std::int64_t count) {
+        add<family::gemm>(name, family::gemm_problem{m_rows, n, k, family::gemm_dtype::bf16}, count, fw(), double(n) * double(k) * 2.0);
     }
     void linear(std::string_view name, std::int64_t m_rows, std::int64_t n, std::int64_t k, std::int64_t count) {
         if (d.fp8_weights && d.fw != framework::vllm) {
-            // The framework's whole FP8 linear layer: its activation quantization and FP8 GEMM, one op.
-            add(name, op_family::fp8_linear, gemm_op{m_rows, n, k, true}, count);
+            // SGLang's and TensorRT-LLM's whole FP8 linear layer: activation quantization + FP8 GEMM, as their collectors time it.
+            add<family::fp8_linear>(name, family::fp8_linear_problem{m_rows, n, k, family::fp8_linear::parse_framework(fw()), 0.0}, count,
+                                    fw(), double(n) * double(k) * 1.0);
         } else if (d.fp8_weights) {
-            add("fp8_quantize", op_family::elementwise, elementwise_op{elementwise_kind::fp8_quantize, m_rows, k, 0, 0, 0, 0}, count);
-            add(name, op_family::gemm_fp8, gemm_op{m_rows, n, k, true}, count);
+            // vLLM's: the dynamic per-tensor quantization of the input, then its CUTLASS scaled_mm.
+            elementwise("fp8_quantize", family::elementwise_kind::fp8_quantize, m_rows, k, count);
+            add<family::gemm_fp8>(name, family::gemm_fp8_problem{m_rows, n, k}, count, "vllm", double(n) * double(k) * 1.0);
         } else {
-            add(name, op_family::gemm, gemm_op{m_rows, n, k, false}, count);
+            gemm(name, m_rows, n, k, count);
         }
     }
-    void allreduce(std::int64_t tokens, std::int64_t count) {
-        if (d.tp > 1)
-            add("allreduce", op_family::allreduce, allreduce_op{tokens * m.hidden, d.tp, it.decode && d.cuda_graph_decode}, count);
+    // Custom all-reduce inside CUDA graphs (decode), eager otherwise; TensorRT-LLM's AUTO strategy; NCCL for the
+    // all-gather (no custom kernel).
+    void collective(std::string_view name, std::int64_t elements, bool gather, std::int64_t count) {
+        if (d.tp <= 1 || count <= 0) return;
+        if (!d.node)
+            synperf::detail::report_error("e2e: TP " + std::to_string(d.tp) +
+                                          " needs the node its GPUs share (deployment.node) for its allreduce ops");
+        const bool graph = it.decode && d.cuda_graph_decode;
+        family::allreduce_problem q;
+        q.system = *d.node;
+        q.op = gather ? family::collective_op::all_gather : family::collective_op::all_reduce;
+        q.bytes = elements * 2;
+        q.dtype = family::collective_dtype::bf16;
+        q.gpus = d.tp;
+        q.implementation = gather                     ? family::collective_impl::nccl
+                           : d.fw == framework::trtllm ? family::collective_impl::trtllm
+                           : graph                    ? family::collective_impl::sglang
+                                                      : family::collective_impl::sglang_eager;
+        const std::string_view label = family::to_string(q.implementation);
+        add<family::allreduce>(name, std::move(q), count, label);
+    }
+    void allreduce(std::int64_t tokens, std::int64_t count) { collective("allreduce", tokens * m.hidden, false, count); }
+    // SGLang's Triton fused_moe block on one GPU: the intermediate size is this GPU's share of each expert, experts / ep
+    // experts local, the slots of other GPUs' experts skipped, balanced routing; FP8 checkpoints run the W8A8 path.
+    void moe(std::int64_t tokens, std::int64_t count) {
+        const std::int64_t moe_tp = moe_tensor_parallel(m, d);
+        family::moe_problem q;
+        q.tokens = tokens;
+        q.hidden = m.hidden;
+        q.inter = m.expert_intermediate / moe_tp;
+        q.experts = m.experts;
+        q.topk = m.experts_per_token;
+        q.ep = d.ep;
+        q.remote = family::moe_remote_slots::dropped;
+        q.dtype = d.fp8_weights ? family::moe_dtype::fp8 : family::moe_dtype::bf16;
+        // SGLang's tuned config files for a catalogue GPU, if it ships any; a GPU from a spec file has none.
+        if (d.node && gpu::catalogue_id_of(d.node->gpu)) q.tuned_configs_gpu = d.node->gpu;
+        add<family::moe>("moe", std::move(q), count, "sglang");
     }
 
     void build(const family::attention::attention_problem& attn, std::int64_t lm_rows) {
         const std::int64_t t = it.tokens, L = m.layers, tp = d.tp, hd = m.head_dim;
-        add("embedding", op_family::elementwise,
-            elementwise_op{elementwise_kind::embedding, t, m.hidden, 0, 0, 0, (m.vocab + tp - 1) / tp}, 1);
+        elementwise("embedding", family::elementwise_kind::embedding, t, m.hidden, 1, (m.vocab + tp - 1) / tp);
         allreduce(t, 1);  // vocab-parallel embedding: each GPU holds a slice of the vocabulary
-        add("input_norm", op_family::rmsnorm, norm_op{t, m.hidden, false}, 1);
-        add("input_norm_fused", op_family::rmsnorm, norm_op{t, m.hidden, true}, L - 1);
+        rmsnorm("input_norm", t, m.hidden, false, 1);
+        rmsnorm("input_norm_fused", t, m.hidden, true, L - 1);
         linear("qkv_proj", t, (std::int64_t(h.heads) + 2 * h.kv_heads) * hd, m.hidden, L);
         if (m.qk_norm) {
-            add("q_norm", op_family::rmsnorm, norm_op{t * h.heads, hd, false}, L);
-            add("k_norm", op_family::rmsnorm, norm_op{t * h.kv_heads, hd, false}, L);
+            rmsnorm("q_norm", t * h.heads, hd, false, L);
+            rmsnorm("k_norm", t * h.kv_heads, hd, false, L);
         }
-        if (d.fw != framework::trtllm)
-            add("rope", op_family::elementwise, elementwise_op{elementwise_kind::rope, t, 0, h.heads, h.kv_heads, int(hd), 0}, L);
-        add("attention", it.decode ? op_family::attention_decode : op_family::attention_prefill, attn, L);
+        if (d.fw != framework::trtllm) {
+            family::elementwise_problem rope;
+            rope.kind = family::elementwise_kind::rope;
+            rope.rows = t;
+            rope.heads = h.heads;
+            rope.kv_heads = h.kv_heads;
+            rope.head_dim = int(hd);
+            rope.gather = family::gather_kernel::vectorized;
+            add<family::elementwise>("rope", rope, L, "vidur");
+        }
+        if (it.decode)
+            add<family::attention_decode>("attention", attn, L, fw());
+        else
+            add<family::attention_prefill>("attention", attn, L, fw());
         linear("o_proj", t, m.hidden, std::int64_t(h.heads) * hd, L);
         allreduce(t, L);
-        add("post_attention_norm", op_family::rmsnorm, norm_op{t, m.hidden, true}, L);
+        rmsnorm("post_attention_norm", t, m.hidden, true, L);
         if (m.is_moe()) {
-            add("router", op_family::gemm, gemm_op{t, m.experts, m.hidden, false}, L);  // replicated, bf16
-            const std::int64_t moe_tp = moe_tensor_parallel(m, d);
-            add("moe", op_family::moe,
-                moe_op{t, m.hidden, m.expert_intermediate / moe_tp, m.experts, m.experts_per_token, d.ep, d.fp8_weights}, L);
+            gemm("router", t, m.experts, m.hidden, L);  // replicated, bf16
+            moe(t, L);
         } else {
             const std::int64_t inter = m.intermediate / tp;
             linear("gate_up_proj", t, 2 * inter, m.hidden, L);
-            add("silu_mul", op_family::silu_mul, silu_mul_op{t, inter}, L);
+            silu_mul(t, inter, L);
             linear("down_proj", t, m.hidden, inter, L);
         }
         allreduce(t, L);
-        add("final_norm", op_family::rmsnorm, norm_op{t, m.hidden, true}, 1);
+        rmsnorm("final_norm", t, m.hidden, true, 1);
         // LM head stays bf16 in FP8 checkpoints (lm_head is not quantized), vocab split over TP.
         const std::int64_t vocab_shard = (m.vocab + tp - 1) / tp;
-        add("lm_head", op_family::gemm, gemm_op{lm_rows, vocab_shard, m.hidden, false}, 1);
+        gemm("lm_head", lm_rows, vocab_shard, m.hidden, 1);
         // The logits processor gathers every GPU's vocab shard (SGLang LogitsProcessor, vLLM's gather to rank 0).
-        if (d.tp > 1)
-            add("logits_all_gather", op_family::allreduce,
-                allreduce_op{lm_rows * vocab_shard * tp, d.tp, it.decode && d.cuda_graph_decode, true}, 1);
+        collective("logits_all_gather", lm_rows * vocab_shard * tp, true, 1);
     }
 
     family::attention::attention_problem attention_base(bool decode) const {
@@ -367,7 +356,8 @@ inline void check_lengths(std::span<const std::int64_t> lens, const char* what) 
 }
 
 /// The attention op of a decode iteration: one new token per request over `kv_lens` cached tokens.
-inline family::attention::attention_problem decode_attention(const builder& b, std::span<const std::int64_t> kv_lens) {
+template <class List>
+family::attention::attention_problem decode_attention(const builder<List>& b, std::span<const std::int64_t> kv_lens) {
     family::attention::attention_problem a = b.attention_base(true);
     const std::vector<std::int64_t> ones(kv_lens.size(), 1);
     a.requests = groups(ones, kv_lens);
@@ -376,11 +366,13 @@ inline family::attention::attention_problem decode_attention(const builder& b, s
 
 }  // namespace workload_detail
 
-/// The prefill iteration of a batch of prompts (no cached prefix): ragged attention over the prompts.
-[[nodiscard]] inline iteration prefill_iteration(const model_config& m, const deployment& d, const gpu::gpu_numbers& g,
-                                                 std::span<const std::int64_t> prompt_lens) {
+/// The prefill iteration of a batch of prompts (no cached prefix): ragged attention over the prompts. `List`: the
+/// family list its ops are problems of (a list that contains the built-in families, e.g. `builtin_families::append<F>`).
+template <class List = builtin_families>
+[[nodiscard]] basic_iteration<List> prefill_iteration(const model_config& m, const deployment& d, const gpu::gpu_numbers& g,
+                                                      std::span<const std::int64_t> prompt_lens) {
     workload_detail::check_lengths(prompt_lens, "prompt length");
-    workload_detail::builder b{m, d, g, split_heads(m, d.tp), {}};
+    workload_detail::builder<List> b{m, d, g, split_heads(m, d.tp), {}};
     b.it.tokens = std::accumulate(prompt_lens.begin(), prompt_lens.end(), std::int64_t{0});
     b.it.requests = std::int64_t(prompt_lens.size());
     b.it.decode = false;
@@ -391,10 +383,11 @@ inline family::attention::attention_problem decode_attention(const builder& b, s
 }
 
 /// One decode iteration: one new token per request over `kv_lens` cached tokens (the new one included).
-[[nodiscard]] inline iteration decode_iteration(const model_config& m, const deployment& d, const gpu::gpu_numbers& g,
-                                                std::span<const std::int64_t> kv_lens) {
+template <class List = builtin_families>
+[[nodiscard]] basic_iteration<List> decode_iteration(const model_config& m, const deployment& d, const gpu::gpu_numbers& g,
+                                                     std::span<const std::int64_t> kv_lens) {
     workload_detail::check_lengths(kv_lens, "KV length");
-    workload_detail::builder b{m, d, g, split_heads(m, d.tp), {}};
+    workload_detail::builder<List> b{m, d, g, split_heads(m, d.tp), {}};
     b.it.tokens = std::int64_t(kv_lens.size());
     b.it.requests = b.it.tokens;
     b.it.decode = true;
@@ -408,7 +401,7 @@ inline family::attention::attention_problem decode_attention(const builder& b, s
                                                                             const gpu::gpu_numbers& g,
                                                                             std::span<const std::int64_t> kv_lens) {
     workload_detail::check_lengths(kv_lens, "KV length");
-    const workload_detail::builder b{m, d, g, split_heads(m, d.tp), {}};
+    const workload_detail::builder<builtin_families> b{m, d, g, split_heads(m, d.tp), {}};
     return family::attention::choose_kernel(workload_detail::decode_attention(b, kv_lens), g);
 }
 

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -28,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "synperf/detail/hash.hpp"
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
 #include "synperf/features/analysis.hpp"
@@ -135,6 +137,9 @@ struct allreduce_problem {
     collective_dtype dtype = collective_dtype::bf16;
     int gpus = 0;                                       ///< GPUs taking part (the TP size)
     collective_impl implementation = collective_impl::sglang;
+
+    friend bool operator==(const allreduce_problem&, const allreduce_problem&) = default;
+    friend std::size_t hash_value(const allreduce_problem& p) noexcept { return synperf::detail::hash_fields(p.system.name, p.op, p.bytes, p.dtype, p.gpus, p.implementation); }
 };
 
 /// Alpha-beta time of one algorithm.
@@ -308,6 +313,8 @@ struct allreduce {
     using problem_type = allreduce_problem;
     using plan_type = allreduce_plan;
     static constexpr std::string_view name = "allreduce";
+    /// Its training latencies are CUDA-graph replays (aiconfigurator's collectors), so predictions include the in-graph launch gap.
+    static constexpr bool timed_in_cuda_graph = true;
 
     /// Implementations, in `collective_impl` order; vLLM is SGLang's level (the same custom all-reduce code).
     static constexpr std::array<std::string_view, 5> framework_levels{"trtllm", "sglang", "sglang_eager", "nccl", "torch"};

@@ -29,6 +29,8 @@ template <attention::phase Phase>
 struct attention_family_base {
     using problem_type = attention::attention_problem;
     using plan_type = attention::attention_plan;
+    /// Its training latencies are CUDA-graph replays (aiconfigurator's collectors), so predictions include the in-graph launch gap.
+    static constexpr bool timed_in_cuda_graph = true;
 
     /// Collector semantics: TensorRT-LLM's collector, and the PyTorch-based collectors of SGLang and vLLM
     /// (both call the FA3 / FlashInfer / Triton libraries the same way) as one level.

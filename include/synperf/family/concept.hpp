@@ -48,6 +48,9 @@ concept has_decomposition = requires(const typename F::problem_type& p, const ty
 ///   launch resources, dispatch kind and task classes.
 /// - `F::feature_names`, `F::features(p, plan, kernel_features, g)`: the model's numeric inputs, all >= 0.
 /// - `F::framework_levels`, `F::framework_level(name)`: the categorical input (collector / framework).
+/// Optional:
+/// - `F::timed_in_cuda_graph`: true when the training latencies are CUDA-graph replays, so a prediction already
+///   includes the in-graph launch gap (the end-to-end overhead model adds the rest); false when absent.
 /// Models: `family::gemm`.
 /// See: docs/concepts.md#kernelfamily, docs/extending.md
 template <class F>

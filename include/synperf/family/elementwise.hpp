@@ -26,11 +26,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "synperf/detail/hash.hpp"
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
 #include "synperf/family/memory_bound.hpp"
@@ -76,6 +78,9 @@ struct elementwise_problem {
     std::int64_t vocab = 0;      ///< embedding: table rows (per rank)
     gather_kernel gather = gather_kernel::index_select;  ///< embedding: PyTorch's kernel for more than 16 rows
     int element_bytes = 2;       ///< activation element size; fp8_quantize reads bf16 (2)
+
+    friend bool operator==(const elementwise_problem&, const elementwise_problem&) = default;
+    friend std::size_t hash_value(const elementwise_problem& p) noexcept { return synperf::detail::hash_fields(p.kind, p.rows, p.cols, p.heads, p.kv_heads, p.head_dim, p.rotary_dim, p.vocab, p.gather, p.element_bytes); }
 };
 
 /// Whether an embedding runs PyTorch's vectorized gather: asked for (`gather`), more than 16 rows (PyTorch keeps its

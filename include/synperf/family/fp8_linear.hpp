@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -27,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "synperf/detail/hash.hpp"
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
 #include "synperf/family/elementwise.hpp"
@@ -56,6 +58,9 @@ struct fp8_linear_problem {
     /// Bytes touched between two runs on the same weights (as `gemm_problem::reuse_distance_bytes`); 0 = serving,
     /// the weights come from DRAM.
     double reuse_distance_bytes = 0;
+
+    friend bool operator==(const fp8_linear_problem&, const fp8_linear_problem&) = default;
+    friend std::size_t hash_value(const fp8_linear_problem& p) noexcept { return synperf::detail::hash_fields(p.m, p.n, p.k, p.framework, p.reuse_distance_bytes); }
 };
 
 /// The op's kernels: the GEMM first, then the quantization kernels in launch order.
@@ -183,6 +188,8 @@ struct fp8_linear {
     using problem_type = fp8_linear_problem;
     using plan_type = fp8_linear_plan;
     static constexpr std::string_view name = "fp8_linear";
+    /// Its training latencies are CUDA-graph replays (aiconfigurator's collectors), so predictions include the in-graph launch gap.
+    static constexpr bool timed_in_cuda_graph = true;
 
     /// The framework decides the kernels (`fp8_linear_problem::framework`); the level also carries its
     /// collector's timing (both replay a CUDA graph of several copies of the op).

@@ -12,6 +12,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -19,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "synperf/detail/hash.hpp"
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
 #include "synperf/family/gemm_traffic.hpp"
@@ -44,6 +46,9 @@ struct gemm_problem {
     /// loop that rotates a few weight copies has a short reuse distance and keeps small weights in L2;
     /// `data::gemm_reuse_distance` gives each collector's.
     double reuse_distance_bytes = 0;
+
+    friend bool operator==(const gemm_problem&, const gemm_problem&) = default;
+    friend std::size_t hash_value(const gemm_problem& p) noexcept { return synperf::detail::hash_fields(p.m, p.n, p.k, p.dtype, p.reuse_distance_bytes); }
 };
 
 /// The launch the decomposer chose.
@@ -257,6 +262,8 @@ struct gemm {
     using problem_type = gemm_problem;
     using plan_type = gemm_plan;
     static constexpr std::string_view name = "gemm";
+    /// Its training latencies are CUDA-graph replays (aiconfigurator's collectors), so predictions include the in-graph launch gap.
+    static constexpr bool timed_in_cuda_graph = true;
 
     /// Collector semantics: TensorRT-LLM's collector rotates weight copies (cold L2); the PyTorch-based
     /// collectors of SGLang and vLLM call the same cuBLAS through torch and are one level.

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -20,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "synperf/detail/hash.hpp"
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
 #include "synperf/family/gemm_traffic.hpp"
@@ -36,6 +38,9 @@ struct gemm_fp8_problem {
     std::int64_t m = 0;
     std::int64_t n = 0;
     std::int64_t k = 0;
+
+    friend bool operator==(const gemm_fp8_problem&, const gemm_fp8_problem&) = default;
+    friend std::size_t hash_value(const gemm_fp8_problem& p) noexcept { return synperf::detail::hash_fields(p.m, p.n, p.k); }
 };
 
 /// CUTLASS kernel schedule of the chosen kernel.

@@ -14,6 +14,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <variant>
 
 #include "synperf/detail/hana.hpp"
 #include "synperf/error.hpp"
@@ -29,6 +30,9 @@ struct list {
     static constexpr std::array<std::string_view, size> names{F::name...};
     /// The families as a `hana::tuple` of `hana::type`s.
     static constexpr auto types = hana::tuple_t<F...>;
+    /// One problem of any family of the list; its `index()` is the family's position (two families may share a
+    /// problem type, so alternatives are addressed by position: `std::in_place_index<index_of<G>>`).
+    using problem_variant = std::variant<typename F::problem_type...>;
 
     /// The family at position I.
     template <std::size_t I>

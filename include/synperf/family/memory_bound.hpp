@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-/// \file What the memory-bound families (rmsnorm, silu_mul, elementwise) share: a launch built from one
+/// \file What the memory-bound families (RMSNorm, SiLU-and-mul, element-wise ops) share: a launch built from one
 /// CTA's work, its compulsory work, and the features that describe it in scale-free terms.
 ///
 /// These kernels move each byte once and do a few FP32 operations per element, so their time is set by

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -27,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "synperf/detail/hash.hpp"
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
 #include "synperf/family/memory_bound.hpp"
@@ -58,6 +60,9 @@ struct moe_problem {
     /// The catalogue GPU (id, CUDA device string or alias, as `gpu::find_gpu` takes it) whose SGLang tuned-config files
     /// apply; empty: the default rule only (a GPU from a spec file has no tuned files). Another name is an error.
     std::string tuned_configs_gpu{};
+
+    friend bool operator==(const moe_problem&, const moe_problem&) = default;
+    friend std::size_t hash_value(const moe_problem& p) noexcept { return synperf::detail::hash_fields(p.tokens, p.hidden, p.inter, p.experts, p.topk, p.tp, p.ep, p.dtype, p.config.has_value(), p.remote, p.tuned_configs_gpu); }
 };
 
 /// One of the two grouped GEMMs as launched.
@@ -272,6 +277,8 @@ struct moe {
     using problem_type = moe_problem;
     using plan_type = moe_plan;
     static constexpr std::string_view name = "moe";
+    /// Its training latencies are CUDA-graph replays (aiconfigurator's collectors), so predictions include the in-graph launch gap.
+    static constexpr bool timed_in_cuda_graph = true;
 
     /// One level: SGLang's Triton path as the aiconfigurator collector times it (CUDA graph).
     static constexpr std::array<std::string_view, 1> framework_levels{"sglang"};

@@ -17,6 +17,8 @@ struct moe_kernel_config {
     int group_m = 1;
     int warps = 4;
     int stages = 3;
+
+    friend bool operator==(const moe_kernel_config&, const moe_kernel_config&) = default;
 };
 
 /// One tuned-config file: `E=<experts>,N=<n>,device_name=<device>[,dtype=fp8_w8a8][,block_shape=[128, 128]].json`.

@@ -10,6 +10,7 @@
 /// - w13: N = 2 * inter (gate and up), K = hidden, A rows gathered as sorted_token_id // topk;
 /// - w2: N = hidden, K = inter, A = the [tokens * topk, inter] activation.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -17,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "synperf/detail/hash.hpp"
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
 #include "synperf/family/moe.hpp"
@@ -40,6 +42,9 @@ struct moe_kernel_problem {
     std::int64_t topk = 0;
     moe_weight weight = moe_weight::w13;
     moe_kernel_config config;  ///< BLOCK_SIZE_M/N/K, GROUP_SIZE_M, num_warps, num_stages
+
+    friend bool operator==(const moe_kernel_problem&, const moe_kernel_problem&) = default;
+    friend std::size_t hash_value(const moe_kernel_problem& p) noexcept { return synperf::detail::hash_fields(p.tokens, p.hidden, p.inter, p.experts, p.topk, p.weight, p.config.bm, p.config.bn, p.config.bk, p.config.group_m, p.config.warps, p.config.stages); }
 };
 
 /// The decomposition of one launch.

@@ -15,12 +15,14 @@
 /// Bytes: plain reads x and w, writes out; fused reads x, r, w and writes r and x.
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <numeric>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "synperf/detail/hash.hpp"
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
 #include "synperf/family/memory_bound.hpp"
@@ -49,6 +51,9 @@ struct rmsnorm_problem {
     bool fused_add = false;   ///< fused residual add + norm (reads and writes the residual too)
     int element_bytes = 2;    ///< 2 (fp16 / bf16) or 4 (fp32)
     rmsnorm_impl impl = rmsnorm_impl::vllm_scalar;
+
+    friend bool operator==(const rmsnorm_problem&, const rmsnorm_problem&) = default;
+    friend std::size_t hash_value(const rmsnorm_problem& p) noexcept { return synperf::detail::hash_fields(p.tokens, p.hidden, p.fused_add, p.element_bytes, p.impl); }
 };
 
 namespace rmsnorm_detail {

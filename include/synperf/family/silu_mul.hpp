@@ -12,11 +12,13 @@
 /// 5 FMA-pipe ops and 2 XU ops. Bytes per token: 2d read, d written.
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "synperf/detail/hash.hpp"
 #include "synperf/error.hpp"
 #include "synperf/family/concept.hpp"
 #include "synperf/family/memory_bound.hpp"
@@ -39,6 +41,9 @@ struct silu_mul_problem {
     std::int64_t d = 0;
     int element_bytes = 2;  ///< 2 (fp16 / bf16) or 4 (fp32)
     silu_mul_impl impl = silu_mul_impl::vllm_scalar;
+
+    friend bool operator==(const silu_mul_problem&, const silu_mul_problem&) = default;
+    friend std::size_t hash_value(const silu_mul_problem& p) noexcept { return synperf::detail::hash_fields(p.tokens, p.d, p.element_bytes, p.impl); }
 };
 
 namespace silu_mul_detail {

@@ -64,6 +64,8 @@ struct system_spec {
     double host_bridge_gbps = 0;     ///< PCIe: total bandwidth between P2P groups through the host, shared by the node
     std::string source;              ///< where the numbers come from
 
+    friend bool operator==(const system_spec&, const system_spec&) = default;
+
     /// True when `n` GPUs of this node talk over NVLink only (no PCIe hop).
     [[nodiscard]] constexpr bool nvlink_only(int n) const noexcept {
         switch (wiring) {

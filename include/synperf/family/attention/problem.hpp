@@ -2,12 +2,14 @@
 #pragma once
 /// \file The attention problem shared by prefill and decode: a ragged batch of requests over a KV cache.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "synperf/detail/hash.hpp"
 #include "synperf/error.hpp"
 
 namespace synperf::family::attention {
@@ -69,6 +71,8 @@ struct request_group {
     std::int64_t q_len = 0;   ///< new (query) tokens per request; 1 in decode
     std::int64_t kv_len = 0;  ///< KV tokens each query attends over, the new ones included
     std::int64_t count = 1;   ///< requests in the group
+
+    friend bool operator==(const request_group&, const request_group&) = default;
 };
 
 /// One attention op of one layer on one GPU (heads are the GPU's share under tensor parallelism).
@@ -122,6 +126,15 @@ struct attention_problem {
         if (window <= 0) return 1.0;
         const double all = attended_pairs(0);
         return all > 0 ? attended_pairs(window) / all : 1.0;
+    }
+
+    friend bool operator==(const attention_problem&, const attention_problem&) = default;
+    friend std::size_t hash_value(const attention_problem& p) noexcept {
+        std::size_t h = synperf::detail::hash_fields(p.stage, p.heads, p.kv_heads, p.head_dim, p.v_head_dim, p.causal, p.window,
+                                                     p.kv_type, p.fp8_compute, p.fp8_inputs, p.v_aliases_k, p.page_size,
+                                                     p.backend, p.kernel, p.preprocess);
+        for (const request_group& r : p.requests) h = synperf::detail::hash_fields(h, r.q_len, r.kv_len, r.count);
+        return h;
     }
 
 private:
