@@ -65,6 +65,8 @@ case "$case" in
     expect_error "--framework trtllm runs TensorRT-LLM's own attention kernels; --attention triton" \
       e2e --model qwen2.5-7b --gpu h100_sxm --framework trtllm --attention triton --prompt-lens 10
     # Development sets: an error names its case; measured times must be positive.
+    printf '{"cases": [}' > "$work/syntax_dev.json"
+    expect_error "syntax_dev.json:1:12: syntax error while parsing value - unexpected '\}'" e2e --dev-set "$work/syntax_dev.json"
     printf '{"cases": []}' > "$work/empty_dev.json"
     expect_error "empty_dev.json: expected at least one case" e2e --dev-set "$work/empty_dev.json"
     printf '{"cases": [{"gpu": "H800", "model": "qwen2.5-14b"}]}' > "$work/short_dev.json"
