@@ -32,7 +32,7 @@ case "$case" in
       e2e --model llama-3.1-70b --gpu h100_sxm --tp 1 --prompt-lens 100 --decode-steps 4
     expect_error "a batch of at most [0-9]+ requests" \
       e2e --model llama-3.1-8b --gpu l4 --batch 64 --prompt-len 4096 --decode-steps 128
-    expect_error "bad_syntax.json:5: expected ',' or '\}'" e2e --model "$src/test/data/e2e/bad_syntax.json" --gpu h100_sxm --prompt-lens 1
+    expect_error "bad_syntax.json:5:21: syntax error while parsing object - unexpected string literal; expected '\}'" e2e --model "$src/test/data/e2e/bad_syntax.json" --gpu h100_sxm --prompt-lens 1
     expect_error "prompt length of request 1 must be in 1..2\^24, got 0" e2e --model qwen2.5-14b --gpu h100_sxm --prompt-lens 100,0
     expect_error "give --prompt-lens, or --batch and --prompt-len" e2e --model qwen2.5-14b --gpu h100_sxm
     # A batch no server holds is refused before the prompts are listed (a billion of them would take gigabytes).
@@ -42,6 +42,20 @@ case "$case" in
     sed 's/"num_hidden_layers": [0-9]*/"num_hidden_layers": 4294967328/' "$src/test/data/e2e/mixtral-8x7b.json" > "$work/wrap.json"
     expect_error "wrap.json:[0-9]+: expected at most 2147483647 for \"num_hidden_layers\", got 4294967328" \
       e2e --model "$work/wrap.json" --gpu h100_sxm --prompt-lens 10
+    # A field that is missing, of another type or negative is named with its file and line; bad syntax gets a column too.
+    sed '/"num_attention_heads"/d' "$src/test/data/e2e/mixtral-8x7b.json" > "$work/heads.json"
+    expect_error "heads.json: expected the field \"num_attention_heads\", got none" e2e --model "$work/heads.json" --gpu h100_sxm --prompt-lens 10
+    sed 's/"num_attention_heads": 32/"num_attention_heads": "32"/' "$src/test/data/e2e/mixtral-8x7b.json" > "$work/heads.json"
+    expect_error "heads.json:12: expected a non-negative integer for \"num_attention_heads\", got a non-number" \
+      e2e --model "$work/heads.json" --gpu h100_sxm --prompt-lens 10
+    sed 's/"num_attention_heads": 32/"num_attention_heads": -32/' "$src/test/data/e2e/mixtral-8x7b.json" > "$work/heads.json"
+    expect_error "heads.json:12: expected a non-negative integer for \"num_attention_heads\", got -32" \
+      e2e --model "$work/heads.json" --gpu h100_sxm --prompt-lens 10
+    sed 's/"num_attention_heads": 32,/"num_attention_heads": 32,,/' "$src/test/data/e2e/mixtral-8x7b.json" > "$work/heads.json"
+    expect_error "heads.json:12:29: syntax error while parsing object key - unexpected ','; expected string literal" \
+      e2e --model "$work/heads.json" --gpu h100_sxm --prompt-lens 10
+    : > "$work/empty.json"
+    expect_error "empty.json:1:1: syntax error while parsing value - unexpected end of input" e2e --model "$work/empty.json" --gpu h100_sxm --prompt-lens 10
     sed 's/"tie_word_embeddings": [a-z]*/"tie_word_embeddings": "yes"/' "$src/test/data/e2e/mixtral-8x7b.json" > "$work/tie.json"
     expect_error "expected true or false for \"tie_word_embeddings\"" e2e --model "$work/tie.json" --gpu h100_sxm --prompt-lens 10
     sed 's/"max_position_embeddings": [0-9]*/"max_position_embeddings": 0/' "$src/test/data/e2e/mixtral-8x7b.json" > "$work/maxpos.json"
@@ -51,6 +65,8 @@ case "$case" in
     expect_error "--framework trtllm runs TensorRT-LLM's own attention kernels; --attention triton" \
       e2e --model qwen2.5-7b --gpu h100_sxm --framework trtllm --attention triton --prompt-lens 10
     # Development sets: an error names its case; measured times must be positive.
+    printf '{"cases": [}' > "$work/syntax_dev.json"
+    expect_error "syntax_dev.json:1:12: syntax error while parsing value - unexpected '\}'" e2e --dev-set "$work/syntax_dev.json"
     printf '{"cases": []}' > "$work/empty_dev.json"
     expect_error "empty_dev.json: expected at least one case" e2e --dev-set "$work/empty_dev.json"
     printf '{"cases": [{"gpu": "H800", "model": "qwen2.5-14b"}]}' > "$work/short_dev.json"

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // A program that consumes synperf the way a user project does: the umbrella header, an embedded model and its
-// own GPU policy, composed into a compile-time predictor.
+// own GPU policy, composed into a compile-time predictor; and the e2e add-on, which brings nlohmann-json along.
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <string_view>
 
 #include <synperf.hpp>
-#include <synperf/models.hpp>  // the shipped weights (synperf::models)
+#include <synperf/e2e/model_config.hpp>  // synperf::e2e
+#include <synperf/models.hpp>            // the shipped weights (synperf::models)
 
 namespace {
 
@@ -59,5 +60,10 @@ int main() {
     const synperf::predictor<consumer_gpu, synperf::family::gemm> gemm;
     const double us = gemm.predict({4096, 4096, 4096}, "trtllm").latency_us;
     std::printf("synperf consumer: gemm 4096^3 predicted in %.1f us\n", us);
-    return gpu.name == "consumer_gpu" && std::isfinite(us) && us > 0 ? 0 : 1;
+    const synperf::e2e::model_config model = synperf::e2e::parse_model_config(
+        R"({"model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,
+            "num_key_value_heads": 8, "num_hidden_layers": 32, "vocab_size": 128256})",
+        "consumer.json");
+    std::printf("synperf consumer: config.json of %d layers read\n", model.layers);
+    return gpu.name == "consumer_gpu" && std::isfinite(us) && us > 0 && model.layers == 32 ? 0 : 1;
 }

@@ -222,7 +222,9 @@ TEST_CASE("e2e model config: MoE fixtures and malformed files") {
     CHECK(qm.kv_heads == 4);
     // Mixtral-8x7B has ~46.7 B parameters.
     CHECK(mx.parameters() == doctest::Approx(46.7e9).epsilon(0.01));
-    CHECK_THROWS_WITH_AS((void)fixture("bad_syntax.json"), doctest::Contains("bad_syntax.json:5: expected ',' or '}'"), load_error);
+    CHECK_THROWS_WITH_AS((void)fixture("bad_syntax.json"),
+                         doctest::Contains("bad_syntax.json:5:21: syntax error while parsing object - unexpected string literal; expected '}'"),
+                         load_error);
     CHECK_THROWS_WITH_AS((void)fixture("unsupported_type.json"), doctest::Contains("got 'deepseek_v3'"), load_error);
     CHECK_THROWS_WITH_AS((void)fixture("missing.json"), doctest::Contains("missing.json"), load_error);
     CHECK_THROWS_WITH_AS((void)e2e::parse_model_config(R"({"hidden_size":4096})", "cfg"), doctest::Contains("num_hidden_layers"), load_error);
@@ -626,35 +628,61 @@ TEST_CASE("e2e median") {
     CHECK(e2e::median({4.0, 1.0, 3.0, 2.0}) == 2.5);
 }
 
-TEST_CASE("e2e json reader: RFC 8259 strings and numbers, errors at their line") {
+TEST_CASE("e2e json document: RFC 8259 strings and numbers, the line of every member, errors at line and column") {
     namespace json = synperf::e2e::json;
     // \u escapes decode to UTF-8, surrogate pairs to one code point; the short escapes to their characters.
-    const json::value v = json::parse(R"({"t": "\u006c\u006cama", "e": "\u00e9\ud83d\ude00", "s": "a\"b\\c\/d\n"})", "cfg");
-    CHECK(v.find("t")->text == "llama");
-    CHECK(v.find("e")->text == "\xC3\xA9\xF0\x9F\x98\x80");
-    CHECK(v.find("s")->text == "a\"b\\c/d\n");
-    const json::value n = json::parse(R"([0, -0.5, 1e3, 2.5E-2, 4096])", "cfg");
-    CHECK(n.items[2].number == 1000.0);
-    CHECK(n.items[3].number == 0.025);
+    const json::document v = json::parse(R"({"t": "\u006c\u006cama", "e": "\u00e9\ud83d\ude00", "s": "a\"b\\c\/d\n"})", "cfg");
+    CHECK(v.root["t"] == "llama");
+    CHECK(v.root["e"] == "\xC3\xA9\xF0\x9F\x98\x80");
+    CHECK(v.root["s"] == "a\"b\\c/d\n");
+    const json::document n = json::parse(R"([0, -0.5, 1e3, 2.5E-2, 4096])", "cfg");
+    CHECK(n.root[2].get<double>() == 1000.0);
+    CHECK(n.root[3].get<double>() == 0.025);
+    // Each member's name has its line, nested ones (in arrays too) by their JSON pointer; a byte-order mark is skipped.
+    const json::document d = json::parse("\xEF\xBB\xBF{\"a\": 1,\n \"b\": {\"c\": [1,\n {\"d\": 2}]},\n \"e\": 3\n}", "cfg");
+    CHECK(d.line_of_member("a") == 1);
+    CHECK(d.line_of("/b/c") == 2);
+    CHECK(d.line_of("/b/c/1/d") == 3);
+    CHECK(d.line_of_member("e") == 4);
+    CHECK(d.line_of_member("z") == 0);
     struct bad_case {
-        const char* text;
+        std::string text;
         const char* message;
     };
     const bad_case cases[] = {
-        {"{\"a\": 04096}", "cfg:1: expected a JSON number, got '04096'"},
-        {"{\"a\":\n 1.}", "cfg:2: expected a JSON number, got '1.'"},
-        {"{\"a\": -}", "expected a JSON number, got '-'"},
-        {"{\"a\": 1e}", "expected a JSON number, got '1e'"},
-        {"{\"a\": \"\\x\"}", "expected an escape of \" \\ / b f n r t or u, got '\\x'"},
-        {"{\"a\": \"\\u12g4\"}", "expected four hex digits after '\\u', got '\\u12g4'"},
-        {"{\"a\": \"\\ud83d\"}", "expected a low surrogate after a high one, got a lone high surrogate"},
-        {"{\"a\": \"\\ude00\"}", "got a lone low surrogate"},
-        {"{\"a\": \"x\ty\"}", "expected a character or an escape in a string, got a raw control character"},
+        {"{\"a\": 04096}", "cfg:1:11: syntax error while parsing object - unexpected number literal; expected '}'"},
+        {"{\"a\":\n 1.}", "cfg:2:4: syntax error while parsing value - invalid number; expected digit after '.'"},
+        {"{\"a\": -}", "cfg:1:8: syntax error while parsing value - invalid number; expected digit after '-'"},
+        {"{\"a\": 1e}", "cfg:1:9: syntax error while parsing value - invalid number; expected '+', '-', or digit after exponent"},
+        {"{\"a\": \"\\x\"}", "cfg:1:9: syntax error while parsing value - invalid string: forbidden character after backslash"},
+        {"{\"a\": \"\\u12g4\"}", "cfg:1:12: syntax error while parsing value - invalid string: '\\u' must be followed by 4 hex digits"},
+        {"{\"a\": \"\\ud83d\"}", "invalid string: surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF"},
+        {"{\"a\": \"\\ude00\"}", "invalid string: surrogate U+DC00..U+DFFF must follow U+D800..U+DBFF"},
+        {"{\"a\": \"x\ty\"}", "cfg:1:9: syntax error while parsing value - invalid string: control character U+0009 (HT) must be escaped"},
+        {std::string("{\"a\": \"x\0y\"}", 12), "cfg:1:9: syntax error while parsing value - invalid string: control character U+0000 (NUL)"},
+        {"{\"a\": \"abc\n\"}", "cfg:1:11: syntax error while parsing value - invalid string: control character U+000A (LF)"},
+        // Not UTF-8: the byte is named, not printed.
+        {"{\"a\": \"\xff\"}", "cfg:1:8: syntax error while parsing value - invalid string: ill-formed UTF-8 byte; last read: '\"\\xff'"},
+        {"", "cfg:1:1: syntax error while parsing value - unexpected end of input"},
+        {"\n  ", "cfg:2:3: syntax error while parsing value - unexpected end of input"},
+        {"{\"a\": 1} {}", "cfg:1:10: syntax error while parsing value - unexpected '{'; expected end of input"},
+        {"{\"a\":\n NaN}", "cfg:2:2: syntax error while parsing value - invalid literal"},
+        {"{\"a\": Infinity}", "cfg:1:7: syntax error while parsing value - invalid literal"},
+        {"{\"a\": 1e400}", "cfg:1:11: number overflow parsing '1e400'"},
+        // A number below the smallest double would read as 0.
+        {"{\"a\":\n -1e-400\n}", "cfg:2:8: number underflow parsing '-1e-400'"},
+        {"\xEF\xBB{}", "cfg:1:3: syntax error while parsing value - invalid BOM"},
+        // nlohmann would keep the last of two members of one name.
+        {"{\"a\": 1,\n \"b\": {\"a\": 2,\n \"a\": 3}}", "cfg:3: expected member names once per object, got \"a\" twice"},
+        {std::string(65, '[') + std::string(65, ']'), "cfg:1: expected at most 64 nested levels, got deeper nesting"},
+        {std::string(1000000, '['), "cfg:1: expected at most 64 nested levels, got deeper nesting"},
     };
     for (const auto& c : cases) {
         CAPTURE(c.text);
         CHECK_THROWS_WITH_AS((void)json::parse(c.text, "cfg"), doctest::Contains(c.message), synperf::load_error);
     }
-    CHECK_THROWS_WITH_AS((void)json::parse(std::string("{\"a\": \"x\0y\"}", 12), "cfg"), doctest::Contains("a raw control character"),
-                         synperf::load_error);
+    // Numbers past 2^64 and past double's precision are doubles, as the text says; 64 levels are allowed.
+    CHECK(json::parse("[99999999999999999999999]", "cfg").root[0].get<double>() == 1e23);
+    CHECK(json::parse("[0e-400, 0.000]", "cfg").root[0].get<double>() == 0.0);
+    CHECK(json::parse(std::string(64, '[') + std::string(64, ']'), "cfg").root.is_array());
 }

@@ -463,18 +463,12 @@ double fit_iteration_us(const std::vector<double>& kernel_ms, const std::vector<
 void run_dev_set(const e2e_options& o) {
     if (o.iteration_overhead_us) e2e::validate_iteration_us(*o.iteration_overhead_us);  // before any output
     synperf::detail::require_regular_file(o.dev_set, "e2e dev set JSON");
-    std::ifstream in(o.dev_set);
+    std::ifstream in(o.dev_set, std::ios::binary);
     if (!in) throw load_error(o.dev_set, 0, 0, std::string("cannot open the e2e dev set: ") + std::strerror(errno));
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-        // "[json.exception.parse_error.101] parse error at line 3, column 1: ..." without the library's tag.
-        std::string why = e.what();
-        if (const auto tag_end = why.find("] "); why.starts_with("[json.exception.") && tag_end != std::string::npos)
-            why.erase(0, tag_end + 2);
-        throw load_error(o.dev_set, 0, 0, "expected JSON, got: " + why);
-    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    // Read as a config.json is: a syntax error at its line and column, a member named twice refused.
+    nlohmann::json doc = e2e::json::parse(text.str(), o.dev_set).root;
     if (!doc.contains("cases") || !doc["cases"].is_array()) throw load_error(o.dev_set, 0, 0, "expected a \"cases\" array, got none");
     const e2e::family_models models = load_models();
     std::vector<prepared> cases;

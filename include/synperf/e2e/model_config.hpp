@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "synperf/detail/regular_file.hpp"
-#include "synperf/e2e/json_reader.hpp"
+#include "synperf/e2e/json_document.hpp"
 #include "synperf/error.hpp"
 
 namespace synperf::e2e {
@@ -180,60 +180,64 @@ inline model_config moe(model_config m, int experts, int top_k, std::int64_t exp
 
 namespace model_detail {
 
-inline const json::value* member(const json::value& root, std::string_view key) {
-    const json::value* v = root.find(key);
-    return v == nullptr || v->is_null() ? nullptr : v;
+/// The top-level member `key`, or null when absent or null (a config's "head_dim": null means none).
+inline const nlohmann::json* member(const json::document& doc, std::string_view key) {
+    const auto it = doc.root.find(key);
+    return it == doc.root.end() || it->is_null() ? nullptr : &*it;
 }
 
-inline std::int64_t integer(const json::value& root, std::string_view key, std::string_view source, bool required,
-                            std::int64_t fallback = 0) {
-    const json::value* v = member(root, key);
+/// A load error at the line of the top-level member `key` (no line when the config has none).
+inline load_error field_error(const json::document& doc, std::string_view key, const std::string& what) {
+    return load_error(doc.source, doc.line_of_member(std::string(key)), 0, what);
+}
+
+/// A JSON number as a double, whichever of nlohmann's integer or floating types holds it: either way the nearest
+/// double to the number the file writes.
+inline double number(const nlohmann::json& v) { return v.get<double>(); }
+
+inline std::int64_t integer(const json::document& doc, std::string_view key, bool required, std::int64_t fallback = 0) {
+    const nlohmann::json* v = member(doc, key);
     if (v == nullptr) {
-        if (required) throw load_error(std::string(source), 0, 0, "expected the field \"" + std::string(key) + "\", got none");
+        if (required) throw load_error(doc.source, 0, 0, "expected the field \"" + std::string(key) + "\", got none");
         return fallback;
     }
-    if (v->type != json::value::kind::number || v->number != std::floor(v->number) || v->number < 0 || v->number > 0x1p53)
-        throw load_error(std::string(source), v->line, 0,
-                         "expected a non-negative integer for \"" + std::string(key) + "\", got " +
-                             (v->type == json::value::kind::number ? synperf::detail::value_text(v->number) : std::string("a non-number")));
-    return std::int64_t(v->number);
+    if (!v->is_number() || number(*v) != std::floor(number(*v)) || number(*v) < 0 || number(*v) > 0x1p53)
+        throw field_error(doc, key,
+                          "expected a non-negative integer for \"" + std::string(key) + "\", got " +
+                              (v->is_number() ? synperf::detail::value_text(number(*v)) : std::string("a non-number")));
+    return std::int64_t(number(*v));
 }
 
 /// An integer field the model holds as `int` (layers, heads, experts): at most 2^31 - 1.
-inline int small_integer(const json::value& root, std::string_view key, std::string_view source, bool required,
-                         std::int64_t fallback = 0) {
-    const std::int64_t v = integer(root, key, source, required, fallback);
+inline int small_integer(const json::document& doc, std::string_view key, bool required, std::int64_t fallback = 0) {
+    const std::int64_t v = integer(doc, key, required, fallback);
     if (v > std::numeric_limits<int>::max())
-        throw load_error(std::string(source), member(root, key) != nullptr ? member(root, key)->line : 0, 0,
-                         "expected at most 2147483647 for \"" + std::string(key) + "\", got " + std::to_string(v));
+        throw field_error(doc, key, "expected at most 2147483647 for \"" + std::string(key) + "\", got " + std::to_string(v));
     return int(v);
 }
 
 /// A true/false field; absent (or null) gives `fallback`, any other value is an error.
-inline bool boolean(const json::value& root, std::string_view key, std::string_view source, bool fallback) {
-    const json::value* v = member(root, key);
+inline bool boolean(const json::document& doc, std::string_view key, bool fallback) {
+    const nlohmann::json* v = member(doc, key);
     if (v == nullptr) return fallback;
-    if (v->type != json::value::kind::boolean)
-        throw load_error(std::string(source), v->line, 0, "expected true or false for \"" + std::string(key) + "\", got another value");
-    return v->boolean;
+    if (!v->is_boolean()) throw field_error(doc, key, "expected true or false for \"" + std::string(key) + "\", got another value");
+    return v->get<bool>();
 }
 
 /// A string field; absent (or null) gives "", any other value is an error.
-inline std::string text(const json::value& root, std::string_view key, std::string_view source) {
-    const json::value* v = member(root, key);
+inline std::string text(const json::document& doc, std::string_view key) {
+    const nlohmann::json* v = member(doc, key);
     if (v == nullptr) return {};
-    if (v->type != json::value::kind::string)
-        throw load_error(std::string(source), v->line, 0, "expected a string for \"" + std::string(key) + "\", got another value");
-    return v->text;
+    if (!v->is_string()) throw field_error(doc, key, "expected a string for \"" + std::string(key) + "\", got another value");
+    return v->get<std::string>();
 }
 
-/// Records the fields of `root` that change a model's kernels but that the workload does not model, so that a
+/// Records the fields of the config that change a model's kernels but that the workload does not model, so that a
 /// prediction for such a model says what it assumed instead of silently predicting another model.
-inline void note_unmodelled_fields(const json::value& root, model_config& m) {
-    const auto malformed = [&](const json::value& v, const std::string& what) { throw load_error(m.source, v.line, 0, what); };
-    if (const json::value* q = member(root, "quantization_config"); q != nullptr) {
-        const json::value* method = q->find("quant_method");
-        m.quantization = method != nullptr && method->type == json::value::kind::string ? method->text : "unknown";
+inline void note_unmodelled_fields(const json::document& doc, model_config& m) {
+    if (const nlohmann::json* q = member(doc, "quantization_config"); q != nullptr) {
+        const auto method = q->find("quant_method");  // end() when quantization_config is not an object
+        m.quantization = method != q->end() && method->is_string() ? method->get<std::string>() : "unknown";
         // FP8 checkpoints are modelled (a deployment with FP8 weights); other formats (AWQ, GPTQ, …) are not.
         if (m.quantization != "fp8")
             m.unmodelled.push_back("quantization_config (quant_method '" + m.quantization +
@@ -242,39 +246,37 @@ inline void note_unmodelled_fields(const json::value& root, model_config& m) {
     }
     // The serving dtype: bf16 (or fp16, the same bytes and tensor rate); FP8 weights are a deployment choice.
     for (const char* key : {"torch_dtype", "dtype"}) {
-        const json::value* d = member(root, key);
-        if (d == nullptr || d->type == json::value::kind::null) continue;
-        if (d->type != json::value::kind::string) malformed(*d, std::string("expected \"") + key + "\" a dtype name, got another value");
-        if (d->text != "bfloat16" && d->text != "float16")
-            m.unmodelled.push_back(std::string(key) + " '" + d->text +
+        const nlohmann::json* d = member(doc, key);
+        if (d == nullptr) continue;
+        if (!d->is_string()) throw field_error(doc, key, std::string("expected \"") + key + "\" a dtype name, got another value");
+        const std::string& dtype = d->get_ref<const std::string&>();
+        if (dtype != "bfloat16" && dtype != "float16")
+            m.unmodelled.push_back(std::string(key) + " '" + dtype +
                                    "': only 16-bit weights and activations are modelled (FP8 weights when the deployment asks "
                                    "for them); the model is predicted in bf16");
     }
     // Qwen2 configs carry a sliding_window with use_sliding_window false; Mistral's is on whenever it is set.
-    const json::value* window = member(root, "sliding_window");
-    if (window != nullptr && window->type != json::value::kind::null &&
-        !(window->type == json::value::kind::number && window->number >= 0 && window->number == std::floor(window->number)))
-        malformed(*window, "expected sliding_window a whole number of tokens (0 or null: none), got " +
-                  (window->type == json::value::kind::number ? number_text(window->number) : std::string("another value")));
-    const json::value* use_window = member(root, "use_sliding_window");
-    if (use_window != nullptr && use_window->type != json::value::kind::boolean)
-        malformed(*use_window, "expected true or false for \"use_sliding_window\", got another value");
-    const bool window_on = window != nullptr && window->type == json::value::kind::number && window->number > 0 &&
-                           (use_window == nullptr || (use_window->type == json::value::kind::boolean && use_window->boolean));
-    if (window_on && (m.max_position == 0 || window->number < double(m.max_position)))
-        m.unmodelled.push_back("sliding_window " + number_text(window->number) +
+    const nlohmann::json* window = member(doc, "sliding_window");
+    if (window != nullptr && !(window->is_number() && number(*window) >= 0 && number(*window) == std::floor(number(*window))))
+        throw field_error(doc, "sliding_window",
+                          "expected sliding_window a whole number of tokens (0 or null: none), got " +
+                              (window->is_number() ? number_text(number(*window)) : std::string("another value")));
+    const nlohmann::json* use_window = member(doc, "use_sliding_window");
+    if (use_window != nullptr && !use_window->is_boolean())
+        throw field_error(doc, "use_sliding_window", "expected true or false for \"use_sliding_window\", got another value");
+    const bool window_on = window != nullptr && number(*window) > 0 && (use_window == nullptr || use_window->get<bool>());
+    if (window_on && (m.max_position == 0 || number(*window) < double(m.max_position)))
+        m.unmodelled.push_back("sliding_window " + number_text(number(*window)) +
                                ": attention over a sliding window is not modelled; contexts longer than the window are "
                                "predicted with full attention");
-    if (const json::value* types = member(root, "layer_types"); types != nullptr && types->type != json::value::kind::null) {
-        if (types->type != json::value::kind::array ||
-            std::any_of(types->items.begin(), types->items.end(), [](const json::value& t) { return t.type != json::value::kind::string; }))
-            malformed(*types, "expected layer_types a list of strings, one per layer, got another value");
-        if (std::int64_t(types->items.size()) != m.layers)
-            malformed(*types, "expected layer_types to name num_hidden_layers (" + std::to_string(m.layers) + ") layers, got " +
-                      std::to_string(types->items.size()));
-        const auto sliding = std::count_if(types->items.begin(), types->items.end(), [](const json::value& t) {
-            return t.type == json::value::kind::string && t.text != "full_attention";
-        });
+    if (const nlohmann::json* types = member(doc, "layer_types"); types != nullptr) {
+        if (!types->is_array() || std::any_of(types->begin(), types->end(), [](const nlohmann::json& t) { return !t.is_string(); }))
+            throw field_error(doc, "layer_types", "expected layer_types a list of strings, one per layer, got another value");
+        if (std::int64_t(types->size()) != m.layers)
+            throw field_error(doc, "layer_types", "expected layer_types to name num_hidden_layers (" + std::to_string(m.layers) +
+                                                      ") layers, got " + std::to_string(types->size()));
+        const auto sliding = std::count_if(types->begin(), types->end(),
+                                           [](const nlohmann::json& t) { return t.get_ref<const std::string&>() != "full_attention"; });
         if (sliding > 0 && !window_on)
             m.unmodelled.push_back("layer_types: " + std::to_string(sliding) +
                                    " layers use an attention other than full_attention, which is not modelled; every layer is "
@@ -289,63 +291,63 @@ inline void note_unmodelled_fields(const json::value& root, model_config& m) {
 /// fields. Throws `load_error` for malformed JSON, missing fields or unsupported architectures.
 [[nodiscard]] inline model_config parse_model_config(std::string_view text, std::string_view source) {
     using namespace model_detail;
-    const json::value root = json::parse(text, source);
-    if (root.type != json::value::kind::object) throw load_error(std::string(source), 1, 0, "expected a JSON object, got another value");
+    const json::document doc = json::parse(text, source);
+    if (!doc.root.is_object()) throw load_error(std::string(source), 1, 0, "expected a JSON object, got another value");
     model_config m;
     m.source = std::string(source);
-    m.model_type = model_detail::text(root, "model_type", source);
+    m.model_type = model_detail::text(doc, "model_type");
     const bool typed = !m.model_type.empty();
     static constexpr std::array<std::string_view, 6> supported{"llama", "mistral", "qwen2", "qwen3", "mixtral", "qwen3_moe"};
     if (!m.model_type.empty() && std::find(supported.begin(), supported.end(), m.model_type) == supported.end())
-        throw load_error(std::string(source), 0, 0,
-                         "expected model_type llama, mistral, qwen2, qwen3, mixtral or qwen3_moe, got '" + m.model_type + "'");
-    m.hidden = integer(root, "hidden_size", source, true);
-    m.layers = small_integer(root, "num_hidden_layers", source, true);
-    m.heads = small_integer(root, "num_attention_heads", source, true);
-    m.kv_heads = small_integer(root, "num_key_value_heads", source, false, m.heads);
-    m.vocab = integer(root, "vocab_size", source, true);
-    m.max_position = integer(root, "max_position_embeddings", source, false);
-    if (const json::value* v = member(root, "max_position_embeddings"); v != nullptr && m.max_position == 0)
-        throw load_error(std::string(source), v->line, 0, "expected max_position_embeddings > 0 (leave it out when unknown), got 0");
+        throw field_error(doc, "model_type",
+                          "expected model_type llama, mistral, qwen2, qwen3, mixtral or qwen3_moe, got '" + m.model_type + "'");
+    m.hidden = integer(doc, "hidden_size", true);
+    m.layers = small_integer(doc, "num_hidden_layers", true);
+    m.heads = small_integer(doc, "num_attention_heads", true);
+    m.kv_heads = small_integer(doc, "num_key_value_heads", false, m.heads);
+    m.vocab = integer(doc, "vocab_size", true);
+    m.max_position = integer(doc, "max_position_embeddings", false);
+    if (member(doc, "max_position_embeddings") != nullptr && m.max_position == 0)
+        throw field_error(doc, "max_position_embeddings", "expected max_position_embeddings > 0 (leave it out when unknown), got 0");
     // head_dim: absent (or null) means hidden / heads; it may differ from that (Qwen3-32B).
     // (A hidden size beyond what validate allows leaves no fallback, so validate names hidden_size, not head_dim.)
-    m.head_dim = small_integer(root, "head_dim", source, false, m.heads > 0 && m.hidden <= (1 << 20) ? m.hidden / m.heads : 0);
-    if (m.heads > 0 && member(root, "head_dim") == nullptr && m.hidden % m.heads != 0)
+    m.head_dim = small_integer(doc, "head_dim", false, m.heads > 0 && m.hidden <= (1 << 20) ? m.hidden / m.heads : 0);
+    if (m.heads > 0 && member(doc, "head_dim") == nullptr && m.hidden % m.heads != 0)
         throw load_error(std::string(source), 0, 0,
                          "expected hidden_size (" + std::to_string(m.hidden) + ") divisible by num_attention_heads (" +
                              std::to_string(m.heads) + ") when head_dim is absent, got a remainder");
     m.qk_norm = m.model_type == "qwen3" || m.model_type == "qwen3_moe";
     m.qkv_bias = m.model_type == "qwen2";
-    m.qkv_bias = m.qkv_bias || boolean(root, "attention_bias", source, false);
-    m.tie_embeddings = boolean(root, "tie_word_embeddings", source, m.tie_embeddings);
+    m.qkv_bias = m.qkv_bias || boolean(doc, "attention_bias", false);
+    m.tie_embeddings = boolean(doc, "tie_word_embeddings", m.tie_embeddings);
     // Experts: Mixtral names them num_local_experts (expert size = intermediate_size); Qwen3-MoE num_experts
     // with moe_intermediate_size. A typed config is read by its type's names, as Hugging Face reads it (a dense
     // type has no experts whatever fields it carries); an untyped one by whichever names it has.
     const bool dense_type = m.model_type == "llama" || m.model_type == "mistral" || m.model_type == "qwen2" || m.model_type == "qwen3";
-    const std::int64_t local = m.model_type == "qwen3_moe" || dense_type ? 0 : integer(root, "num_local_experts", source, false);
-    m.experts = dense_type ? 0 : small_integer(root, local > 0 || m.model_type == "mixtral" ? "num_local_experts" : "num_experts", source, false);
-    if (dense_type && (member(root, "num_local_experts") != nullptr || member(root, "num_experts") != nullptr))
+    const std::int64_t local = m.model_type == "qwen3_moe" || dense_type ? 0 : integer(doc, "num_local_experts", false);
+    m.experts = dense_type ? 0 : small_integer(doc, local > 0 || m.model_type == "mixtral" ? "num_local_experts" : "num_experts", false);
+    if (dense_type && (member(doc, "num_local_experts") != nullptr || member(doc, "num_experts") != nullptr))
         m.unmodelled.push_back("num_experts / num_local_experts: model_type " + m.model_type +
                                " has no experts, so these fields are ignored (as Hugging Face ignores them)");
     if (m.experts > 0) {
-        m.experts_per_token = small_integer(root, "num_experts_per_tok", source, true);
-        m.expert_intermediate = local > 0 ? integer(root, "intermediate_size", source, true)
-                                          : integer(root, "moe_intermediate_size", source, true);
-        m.intermediate = integer(root, "intermediate_size", source, false);
-        const std::int64_t step = integer(root, "decoder_sparse_step", source, false, 1);
+        m.experts_per_token = small_integer(doc, "num_experts_per_tok", true);
+        m.expert_intermediate = local > 0 ? integer(doc, "intermediate_size", true)
+                                          : integer(doc, "moe_intermediate_size", true);
+        m.intermediate = integer(doc, "intermediate_size", false);
+        const std::int64_t step = integer(doc, "decoder_sparse_step", false, 1);
         if (step == 0)
-            throw load_error(std::string(source), member(root, "decoder_sparse_step")->line, 0,
-                             "expected decoder_sparse_step >= 1 (every how many layers one is a MoE layer), got 0");
-        const json::value* dense_layers = member(root, "mlp_only_layers");
-        if (dense_layers != nullptr && dense_layers->type != json::value::kind::array)
-            throw load_error(std::string(source), dense_layers->line, 0, "expected mlp_only_layers a list of layer indices, got another value");
-        if (step > 1 || (dense_layers != nullptr && !dense_layers->items.empty()))
+            throw field_error(doc, "decoder_sparse_step",
+                              "expected decoder_sparse_step >= 1 (every how many layers one is a MoE layer), got 0");
+        const nlohmann::json* dense_layers = member(doc, "mlp_only_layers");
+        if (dense_layers != nullptr && !dense_layers->is_array())
+            throw field_error(doc, "mlp_only_layers", "expected mlp_only_layers a list of layer indices, got another value");
+        if (step > 1 || (dense_layers != nullptr && !dense_layers->empty()))
             throw load_error(std::string(source), 0, 0,
                              "expected every layer to be a MoE layer (decoder_sparse_step 1, no mlp_only_layers), got "
                              "a mixed dense/MoE model, which is not supported");
         if (m.model_type.empty()) m.model_type = local > 0 ? "mixtral" : "qwen3_moe";
     } else {
-        m.intermediate = integer(root, "intermediate_size", source, true);
+        m.intermediate = integer(doc, "intermediate_size", true);
         if (m.model_type.empty()) m.model_type = "llama";
         if (m.model_type == "mixtral" || m.model_type == "qwen3_moe")
             throw load_error(std::string(source), 0, 0, "expected expert counts for model_type " + m.model_type + ", got none");
@@ -353,7 +355,7 @@ inline void note_unmodelled_fields(const json::value& root, model_config& m) {
     if (!typed)
         m.unmodelled.push_back("model_type: absent; read by its fields as a " + m.model_type +
                                " model (" + (m.is_moe() ? "experts" : "no experts") + ")");
-    note_unmodelled_fields(root, m);
+    note_unmodelled_fields(doc, m);
     // A short name from the file name: "/x/Qwen3-32B.json" or ".../Qwen3-32B/config.json".
     std::string_view path = source;
     const std::size_t slash = path.find_last_of("/\\");
