@@ -54,21 +54,13 @@ struct e2e_options {
 /// The shipped models, completed by models/<family>.mlp files for families whose weights are not embedded.
 e2e::family_models load_models() {
     e2e::family_models m = e2e::shipped_models();
-    const auto fill = [](std::shared_ptr<const mlp::network>& slot, const std::string& family) {
-        if (slot) return;
+    for (std::size_t i = 0; i < e2e::op_family_count; ++i) {
+        const std::string family(e2e::to_string(e2e::op_family(i)));
+        std::shared_ptr<const mlp::network>& slot = *m.slot(family);
+        if (slot) continue;
         const std::filesystem::path p = model_path(family, false);
         if (std::filesystem::exists(p)) slot = std::make_shared<const mlp::network>(mlp::load_mlp(p.string()));
-    };
-    fill(m.gemm, "gemm");
-    fill(m.gemm_fp8, "gemm_fp8");
-    fill(m.fp8_linear, "fp8_linear");
-    fill(m.attention_prefill, "attention_prefill");
-    fill(m.attention_decode, "attention_decode");
-    fill(m.rmsnorm, "rmsnorm");
-    fill(m.silu_mul, "silu_mul");
-    fill(m.elementwise, "elementwise");
-    fill(m.allreduce, "allreduce");
-    fill(m.moe, "moe");
+    }
     return m;
 }
 
