@@ -281,7 +281,7 @@ case "$case" in
     expect_error "train --out .*: the folder .* does not exist" train rmsnorm --out "$work/no/such/dir/x.mlp"
     # A word that is not a command names itself and the commands there are.
     expect_error "unknown command 'nope'; known: gpus, predict, train, ensemble, eval, e2e, calibrate" nope
-    expect_error "unknown command 'gemmm'; known: attention, .*, gemm$" predict gemmm
+    expect_error "unknown command 'gemmm'; known: gemm, attention, .*, elementwise$" predict gemmm
     expect_error "unknown option '--nope'; expected a command: gpus" --nope
     # An empty value is an error, not the option's default (here: the shipped weights file).
     expect_error "--out: expected a value, got an empty string" train rmsnorm --epochs 1 --out ''

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `synperf eval <family>`: leave-GPU-out accuracy of the protocol weights, with roofline and linear baselines.
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>

@@ -2,16 +2,12 @@
 #pragma once
 // Shared pieces of the synperf CLI: GPU selection, data and model locations.
 #include <algorithm>
-#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
-#include <limits>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -308,60 +304,6 @@ private:
     std::vector<double> predicted_;
 };
 
-/// A kernel's cost terms for `--json`, in µs: `bound_us`, its bound terms (`kernel_report::bound`), and
-/// `busiest_sm_us`. Single-kernel outputs merge it into their object; `kernel_json` holds it for each kernel.
-inline nlohmann::json cost_json(const kernel_report& k) {
-    const bound_terms& b = k.bound;
-    return {{"bound_us",
-             {{"tensor", b.tensor_us}, {"fma", b.fma_us}, {"xu", b.xu_us}, {"dram", b.dram_us}, {"l2", b.l2_us},
-              {"latency", b.latency_us}, {"launch", b.launch_us}}},
-            {"busiest_sm_us", k.busiest_sm_us}};
-}
-
-/// One kernel of a prediction for `--json`, with the same fields for every family: what it launched, how it was
-/// scheduled and what bounds it.
-inline nlohmann::json kernel_json(const kernel_report& k) {
-    nlohmann::json out{{"name", k.name},
-                       {"tasks", k.tasks},
-                       {"waves", k.waves},
-                       {"ctas_per_sm", k.ctas_per_sm},
-                       {"busy_sms", k.busy_sms},
-                       {"theoretical_us", k.theoretical_us},
-                       {"bottleneck", k.bottleneck},
-                       {"imbalance", k.imbalance},
-                       {"kind", k.kind},
-                       {"priced_apart", k.priced_apart}};
-    out.update(cost_json(k));
-    return out;
-}
-
-/// Every kernel of a prediction, in launch order, for `--json`.
-inline nlohmann::json kernels_json(const prediction& r) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& k : r.kernels) out.push_back(kernel_json(k));
-    return out;
-}
-
-/// The line `predict` prints under the theoretical time: the main kernel's bound terms that are not zero, largest
-/// first, and its busiest SM's compute ("tensor 4.341 | l2 4.042 us; busiest SM 4.470 us").
-inline void print_bound_terms(const prediction& r) {
-    const kernel_report& k = r.kernels.front();
-    const bound_terms& b = k.bound;
-    std::array<std::pair<double, std::string_view>, 7> terms{{{b.tensor_us, "tensor"},
-                                                              {b.fma_us, "fma"},
-                                                              {b.xu_us, "xu"},
-                                                              {b.dram_us, "dram"},
-                                                              {b.l2_us, "l2"},
-                                                              {b.latency_us, "latency"},
-                                                              {b.launch_us, "launch"}}};
-    std::stable_sort(terms.begin(), terms.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-    std::string text;
-    for (const auto& [us, name] : terms)
-        if (us > 0) text += fmt::format("{}{} {:.3f}", text.empty() ? "" : " | ", name, us);
-    fmt::print("  bound terms  {} us; busiest SM {:.3f} us{}\n", text.empty() ? "none" : text, k.busiest_sm_us,
-               r.kernels.size() > 1 ? fmt::format(" ({}, the first of {} kernels)", k.name, r.kernels.size()) : std::string());
-}
-
 /// The JSON document of a `predict` command, printed as it is made: one object for a single prediction, or, for a
 /// `--csv` run, the array of every row's object, each printed when it is added. The text is what
 /// `nlohmann::json::dump(2)` prints for the whole array, but only one row is held in memory. An array left open
@@ -409,110 +351,6 @@ private:
     bool finished_ = false;
     std::size_t rows_ = 0;
 };
-
-/// One shape of a `predict … --csv FILE` for the GEMM-like families and the line it came from (0: the flags).
-struct mnk_row {
-    std::int64_t m = 0, n = 0, k = 0;
-    std::size_t line = 0;
-};
-
-/// The shapes a GEMM-like `predict` command runs and, when its `--csv` file has a `measured_us` column, their
-/// measured latencies in row order (else empty).
-struct mnk_input {
-    std::vector<mnk_row> shapes;
-    std::vector<double> measured_us;
-};
-
-/// Every row of the command's `--csv` file (columns m, n, k, positive integers, and optionally measured_us; a bad
-/// field is reported with its file and line), else the one shape of its `--m --n --k` flags.
-template <class Options>
-mnk_input mnk_shapes(const Options& o, std::string_view command) {
-    if (o.csv.empty()) {
-        if (o.m == 0 && o.n == 0 && o.k == 0)
-            throw invalid_argument(fmt::format("synperf: predict {}: give --m, --n and --k, or --csv FILE", command));
-        return {{{o.m, o.n, o.k, 0}}, {}};
-    }
-    if (o.m != 0 || o.n != 0 || o.k != 0)
-        throw invalid_argument(fmt::format("synperf: predict {}: give --m, --n and --k, or --csv FILE, not both", command));
-    const data::csv_table t = data::csv_table::load(o.csv);
-    static constexpr std::array<std::string_view, 4> known{"m", "n", "k", measured_column};
-    t.require_known_columns(known, fmt::format("predict {}", command));
-    const std::size_t cm = t.column("m"), cn = t.column("n"), ck = t.column("k");
-    mnk_input out;
-    for (std::size_t r = 0; r < t.rows(); ++r)
-        out.shapes.push_back({t.positive_integer(r, cm), t.positive_integer(r, cn), t.positive_integer(r, ck), t.line(r)});
-    out.measured_us = measured_times(t);
-    return out;
-}
-
-/// A size a `--csv` column can set: the column's name and how it goes into the options.
-template <class Options>
-struct csv_size {
-    const char* name;
-    const char* alias;  ///< another accepted column name (the option's alias), or nullptr
-    bool zero_allowed;  ///< 0 is a value (a window of 0: none), not a missing size
-    std::function<void(Options&, std::int64_t)> set;
-    std::function<std::int64_t(const Options&)> get;
-    /// The file's column for this size, if it has one.
-    [[nodiscard]] std::optional<std::size_t> column_in(const data::csv_table& t) const {
-        if (t.has_column(name)) return t.column(name);
-        if (alias != nullptr && t.has_column(alias)) return t.column(alias);
-        return std::nullopt;
-    }
-    /// Row `r`'s value of this size from column `col`.
-    [[nodiscard]] std::int64_t read(const data::csv_table& t, std::size_t r, std::size_t col) const {
-        return zero_allowed ? t.non_negative_integer(r, col) : t.positive_integer(r, col);
-    }
-};
-
-/// Checks a `--csv` file's columns against the sizes it may set: every column names one (by its name or alias, not
-/// both) or is `measured_us`; the file has data rows. A size the file has a column for must not be set by its
-/// option as well (`o` holds a value other than the default): the column would silently win.
-template <class Options>
-void require_size_columns(const data::csv_table& t, const std::vector<csv_size<Options>>& sizes, std::string_view command,
-                          const Options& o) {
-    std::vector<std::string_view> known;
-    const Options defaults{};
-    for (const auto& c : sizes) {
-        known.push_back(c.name);
-        if (c.alias != nullptr) known.push_back(c.alias);
-        if (c.alias != nullptr && t.has_column(c.name) && t.has_column(c.alias))
-            throw load_error(t.source(), 1, 0, fmt::format("columns '{}' and '{}' name the same size: give one", c.name, c.alias));
-        if (c.column_in(t) && c.get(o) != c.get(defaults))
-            throw load_error(t.source(), 1, 0,
-                             fmt::format("column '{}' sets the size that an option also gives ({}): give it by the option for every "
-                                         "row or by the column per row, not both",
-                                         c.name, c.get(o)));
-    }
-    known.push_back(measured_column);
-    t.require_known_columns(known, command);
-}
-
-/// Row `r` of a `--csv` file as options: `o` with each size that has a column in `t` read from that column.
-template <class Options>
-Options row_options(const Options& o, const std::vector<csv_size<Options>>& sizes, const data::csv_table& t, std::size_t r) {
-    Options row = o;
-    for (const auto& c : sizes)
-        if (const auto col = c.column_in(t)) data::at_row(t.source(), t.line(r), [&] { c.set(row, c.read(t, r, *col)); });
-    return row;
-}
-
-template <class Options>
-csv_size<Options> size_column(const char* name, std::int64_t Options::*field, const char* alias = nullptr, bool zero_allowed = false) {
-    return {name, alias, zero_allowed, [field](Options& o, std::int64_t v) { o.*field = v; },
-            [field](const Options& o) { return o.*field; }};
-}
-
-template <class Options>
-csv_size<Options> size_column(const char* name, int Options::*field, const char* alias = nullptr) {
-    return {name, alias, false,
-            [field, name](Options& o, std::int64_t v) {
-                if (v > std::numeric_limits<int>::max())
-                    throw invalid_argument(std::string("column '") + name + "': expected at most 2^31 - 1, got " + std::to_string(v));
-                o.*field = static_cast<int>(v);
-            },
-            [field](const Options& o) { return std::int64_t{o.*field}; }};
-}
 
 /// Runs a command once per GPU of a `--gpu` list, or once for a single GPU. A GPU the command cannot serve (no
 /// FP8 tensor cores, a node smaller than the collective) says why and the others still run; with `--json` the
@@ -626,10 +464,6 @@ inline void require_finite_numbers(CLI::App& app) {
             "", "finite number"));
 }
 
-/// An efficiency for the text output: three decimals, or three significant digits below 0.01 (where three
-/// decimals would print a tiny efficiency as 0.000).
-inline std::string efficiency_text(double e) { return e >= 0.0095 ? fmt::format("{:.3f}", e) : fmt::format("{:.3g}", e); }
-
 /// A check that an option's number is above `least` (`strict`) or at least it: "must be > 0, got -1", where
 /// CLI11's own PositiveNumber prints the whole double range.
 inline CLI::Validator number_above(double least, bool strict) {
@@ -656,23 +490,6 @@ inline CLI::Validator number_in(double lo, double hi) {
             return fmt::format("must be in [{:g}, {:g}], got {}", lo, hi, text);
         },
         fmt::format("in [{:g}, {:g}]", lo, hi), "in range");
-}
-
-/// Requires the size options `names` of `cmd` unless its `--csv` file is given (whose columns may set them): a
-/// size left out is "--tokens (or a --csv column) is required", not the family's "tokens must be > 0, got 0".
-inline void require_sizes(const CLI::App& cmd, std::initializer_list<const char*> names) {
-    const CLI::Option* csv = cmd.get_option_no_throw("--csv");
-    if (csv != nullptr && csv->count() > 0) return;
-    for (const char* name : names)
-        if (cmd.get_option(name)->count() == 0) throw CLI::RequiredError(std::string(name) + " (or a --csv column)");
-}
-
-/// Refuses the options of `cmd` among `names` that were given: they describe another variant than `variant` (e.g.
-/// `--heads` for an elementwise residual add), so a value for them is a mistake, not something to ignore.
-inline void refuse_options(const CLI::App& cmd, std::initializer_list<const char*> names, const std::string& variant) {
-    for (const char* name : names)
-        if (cmd.get_option(name)->count() > 0)
-            throw invalid_argument("synperf: " + cmd.get_name() + ": " + name + " does not apply to " + variant);
 }
 
 /// Makes every option of `app` and its subcommands that takes a value reject an empty one (`--out ''`): an empty
@@ -713,11 +530,8 @@ CLI::Option* add_integer_list_option(CLI::App& cmd, const std::string& name, std
 }
 
 void add_gpus_command(CLI::App& app);
-void add_predict_command(CLI::App& app);
 void add_ensemble_command(CLI::App& app);
 void add_e2e_command(CLI::App& app);
 void add_calibrate_command(CLI::App& app);
-void add_predict_attention_command(CLI::App& predict);
-void add_predict_allreduce_command(CLI::App& predict);
 
 }  // namespace synperf::cli

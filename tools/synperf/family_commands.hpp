@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The commands written once over every family of a list: `synperf train <family>` and `synperf eval <family>`.
+// The commands written once over every family of a list: `synperf predict <command>`, `synperf train <family>` and
+// `synperf eval <family>`.
 //
-// Each takes the families' training sources (`train::source_of<F>()`, found from the family type); the synperf
-// binary gives them `synperf::builtin_families`, a test may give another `family::list`.
+// `predict` builds one subcommand per family with a predict command (`family::predict_command<F>`, found from the
+// family type); train and eval take the families' training sources (`train::source_of<F>()`). The synperf binary
+// gives them `synperf::builtin_families`, a test may give another `family::list`.
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -11,6 +13,11 @@
 #include <synperf/train/source.hpp>
 
 namespace synperf::cli {
+
+/// `synperf predict <command>` for each family of `Families` with a predict command, in order (cmd_predict.cpp, which
+/// instantiates it for `synperf::builtin_families`).
+template <class Families>
+void add_predict_command(CLI::App& app);
 
 /// `synperf train <family>` for each of `families`, in order (cmd_train.cpp).
 void add_train_command(CLI::App& app, std::vector<train::family_source> families);

@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
     CLI::App app{"synperf: predict GPU kernel latency on GPUs you may not own"};
     app.require_subcommand(1);
     synperf::cli::add_gpus_command(app);
-    synperf::cli::add_predict_command(app);
+    synperf::cli::add_predict_command<synperf::builtin_families>(app);
     synperf::cli::add_train_command<synperf::builtin_families>(app);
     synperf::cli::add_ensemble_command(app);
     synperf::cli::add_eval_command<synperf::builtin_families>(app);

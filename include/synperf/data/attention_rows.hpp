@@ -49,14 +49,6 @@ struct attention_exclusions {
     std::size_t b200_sglang_window_zero = 0;  ///< B200 SGLang prefill rows with window_size 0, read as a one-token window
 };
 
-/// Whether the attention tables time `k`: TensorRT-LLM's kernels (its own rows and SGLang's `trtllm_mha`), FA3
-/// (SGLang's `flash_attention`) and SGLang's Triton kernels. FA2 and FlashInfer are timed by none: their
-/// predictions transfer the efficiency learned on the others (docs/families/attention.md).
-[[nodiscard]] constexpr bool attention_tables_time(family::attention::kernel_impl k) noexcept {
-    using family::attention::kernel_impl;
-    return k == kernel_impl::trtllm || k == kernel_impl::fa3 || k == kernel_impl::triton;
-}
-
 namespace attention_rows_detail {
 
 inline family::attention::kernel_impl sglang_kernel(std::string_view source, const std::string& file, std::size_t line) {
