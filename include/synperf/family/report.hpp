@@ -29,6 +29,12 @@ class report {
 public:
     report() = default;
     report(std::initializer_list<report_field> fields);
+    // Defined below, where report_field is complete (a vector of an incomplete type may be declared, not copied).
+    report(const report&);
+    report(report&&) noexcept;
+    report& operator=(const report&);
+    report& operator=(report&&) noexcept;
+    ~report();
 
     /// Sets `key`: in place when the report has it, else at the end.
     report& set(std::string_view key, report_value value);
@@ -66,6 +72,11 @@ struct report_field {
 };
 
 inline report::report(std::initializer_list<report_field> fields) : fields_(fields) {}
+inline report::report(const report&) = default;
+inline report::report(report&&) noexcept = default;
+inline report& report::operator=(const report&) = default;
+inline report& report::operator=(report&&) noexcept = default;
+inline report::~report() = default;
 
 inline report& report::set(std::string_view key, report_value value) {
     const auto at = std::find_if(fields_.begin(), fields_.end(), [key](const report_field& f) { return f.key == key; });
