@@ -2,7 +2,8 @@
 #pragma once
 /// \file A kernel family of one's own in one header: PyTorch's LayerNorm forward (vectorized_layer_norm_kernel), one
 /// CTA of 128 threads per row, Welford reduction then rescale; and its training source (measurements in a CSV of
-/// gpu,rows,cols,latency_us, or Vidur's phi-2 LayerNorm rows under a data directory). Add `my::layernorm` to a
+/// gpu,rows,cols,latency_us, given as the file or as layernorm.csv in a data directory, and Vidur's phi-2 LayerNorm rows
+/// under that directory). Add `my::layernorm` to a
 /// family list (`synperf::builtin_families::append<my::layernorm>`) and every command written over the list has it.
 #include <array>
 #include <cstdint>
@@ -10,9 +11,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <synperf/data/csv.hpp>
+#include <synperf/family/command.hpp>
 #include <synperf/family/memory_bound.hpp>
 #include <synperf/predictor/analyze.hpp>
 #include <synperf/train/analyze_rows.hpp>  // target synperf::train (xtensor, xtensor-blas, BLAS)
@@ -83,7 +86,7 @@ struct synperf::train::source<my::layernorm> {
                 rows.push_back({gpu ? gpu : std::string(f.field(i, f.column("gpu"))),
                                 {f.positive_integer(i, f.column(n)), f.positive_integer(i, f.column(d))}, f.time_us(i, f.column(t), us)});
         };
-        read(data, nullptr, "rows", "cols", "latency_us", 1.0);
+        read(std::filesystem::is_regular_file(data) ? data : data / "layernorm.csv", nullptr, "rows", "cols", "latency_us", 1.0);
         for (const char* gpu : {"a100", "a40", "h100"})
             read(data / "vidur/compute" / gpu / "microsoft__phi-2__mlp.csv", gpu, "num_tokens", "n_embd", "time_stats.input_layernorm.median", 1e3);
         return analyze_rows(rows, [&](const my::measured_row& r, const gpu::gpu_numbers& g, sample& s) {
@@ -98,4 +101,18 @@ struct synperf::train::source<my::layernorm> {
             s.key_size = 3;
         });
     }
+};
+
+/// Its `synperf predict layernorm` command, for a command line built over a list that holds it (`--rows`, `--cols` or a
+/// CSV with those columns; `--weights` gives the trained model).
+template <>
+struct synperf::family::predict_command<my::layernorm> {
+    static constexpr std::string_view summary = "PyTorch LayerNorm forward over rows x cols (fp16)";
+    struct inputs {
+        std::int64_t rows = 0, cols = 0;
+    };
+    static constexpr auto options = std::tuple{option("--rows", &inputs::rows, "rows (tokens)").column("rows"),
+                                               option("--cols", &inputs::cols, "normalized size").column("cols")};
+    static my::layernorm_problem problem(const inputs& in, const target_gpu&) { return {in.rows, in.cols}; }
+    static std::string framework(const inputs&, const my::layernorm_problem&) { return "torch"; }
 };

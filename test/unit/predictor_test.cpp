@@ -483,3 +483,39 @@ TEST_CASE("analysis: a launch floor bounds a kernel whose work is smaller") {
     CHECK_THROWS_WITH_AS((void)synperf::features::analyze(k, s, g), doctest::Contains("launch_floor_us must be finite and >= 0"),
                          synperf::invalid_argument);
 }
+
+TEST_CASE("predictor: warnings name the inputs outside the model's training range and an op larger than the GPU") {
+    // A GEMM model of efficiency 0.5 whose training rows had every feature in [0, 1] and efficiencies in [0.5, 0.9].
+    synperf::mlp::network n;
+    n.family = "gemm";
+    for (auto f : gemm::feature_names) n.feature_names.emplace_back(f);
+    n.categoricals.push_back({"framework", {gemm::framework_levels.begin(), gemm::framework_levels.end()}});
+    synperf::mlp::dense_layer l;
+    l.in = n.input_width();
+    l.out = 1;
+    l.act = synperf::mlp::activation::sigmoid;
+    l.weights.assign(l.in, 0.0f);
+    l.bias.assign(1, 0.0f);
+    n.layers.push_back(l);
+    n.feature_min.assign(n.feature_names.size(), 0.0);
+    n.feature_max.assign(n.feature_names.size(), 1.0);
+    n.efficiency_min = 0.5;
+    n.efficiency_max = 0.9;
+    const runtime_predictor<gemm> rt(hw::h100_sxm::numbers, synperf::cost::mlp_cost(n));
+
+    const prediction small = rt.predict(gemm_problem{4096, 4096, 4096}, "sglang");
+    REQUIRE(!small.warnings.empty());
+    CHECK(small.warnings.front().find("the lowest the model was trained on") != std::string::npos);
+    bool named_feature = false;
+    for (const std::string& w : small.warnings)
+        named_feature |= w.starts_with("outside the training range: ") && w.find("(trained on 0 .. 1") != std::string::npos;
+    CHECK(named_feature);
+    for (const std::string& w : small.warnings) CHECK(w.find("device memory") == std::string::npos);
+
+    const prediction huge = rt.predict(gemm_problem{1000000, 100000, 100000}, "sglang");
+    CHECK(huge.warnings.front() == "the op's tensors take 420 GB, more than the 84.93 GB of device memory: no single GPU runs it");
+
+    // A cost model without a training range gives none.
+    const runtime_predictor<gemm, roofline_cost> roofline(hw::h100_sxm::numbers, roofline_cost{});
+    CHECK(roofline.predict(gemm_problem{4096, 4096, 4096}, "sglang").warnings.empty());
+}

@@ -172,44 +172,6 @@ private:
 /// rests on the GPU's spec alone, and `synperf eval` shows the accuracy to expect.
 inline void note_unmeasured_gpu(const mlp::network& net, std::string_view gpu) { unmeasured_gpu_notes::instance().add(net, gpu); }
 
-/// Features outside the range the model was trained on, by name, with the edge value the model reads instead; and
-/// the efficiency when it sits at the lowest one the model was trained on.
-inline std::vector<std::string> outside_training_range(const mlp::network& net, const std::vector<double>& x,
-                                                       double efficiency) {
-    std::vector<std::string> out;
-    // The evaluators clamp the output into the training efficiencies: at the lowest one, the network said less.
-    if (net.efficiency_min > 0.0 && std::abs(efficiency - net.efficiency_min) <= 1e-9 * net.efficiency_min)
-        out.push_back(fmt::format("outside the training range: efficiency = {:.4g}, the lowest the model was trained on (the "
-                                  "network's own output is lower)",
-                                  efficiency));
-    if (net.feature_min.size() != x.size() || net.feature_max.size() != x.size()) return out;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        const double lo = net.feature_min[i], hi = net.feature_max[i];
-        const double slack = 0.05 * (hi - lo);
-        if (x[i] < lo - slack || x[i] > hi + slack)
-            out.push_back(fmt::format("outside the training range: {} = {:.4g} (trained on {:.4g} .. {:.4g}; the model reads {:.4g})",
-                                      net.feature_names[i], x[i], lo, hi, net.clamp_to_training_range(i, x[i])));
-    }
-    return out;
-}
-
-/// What a prediction's reader should know: the op's tensors do not fit in the GPU's memory (`F::device_bytes`, where
-/// the family states it: the prediction is of a run no single GPU can do), and the inputs outside the training range.
-template <class F>
-std::vector<std::string> prediction_warnings(const mlp::network& net, const prediction& r, const typename F::problem_type& p,
-                                             const gpu::runtime_gpu& g) {
-    std::vector<std::string> out;
-    if constexpr (requires { F::device_bytes(p); }) {
-        const double bytes = F::device_bytes(p);
-        if (bytes > g.numbers.memory_bytes)
-            out.push_back(fmt::format("the op's tensors take {:.4g} GB, more than the {:.4g} GB of device memory of {}: "
-                                      "no single GPU runs it",
-                                      bytes * 1e-9, g.numbers.memory_bytes * 1e-9, g.name));
-    }
-    for (std::string& w : outside_training_range(net, r.features, r.efficiency)) out.push_back(std::move(w));
-    return out;
-}
-
 /// Prints a prediction's warnings on stderr.
 inline void print_warnings(const std::vector<std::string>& warnings) {
     for (const std::string& w : warnings) fmt::print(stderr, "warning: {}\n", w);

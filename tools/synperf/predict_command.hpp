@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+#pragma once
 // `synperf predict <command>`: one subcommand per predict command of a family list (`family::predict_command`), built
 // from what the command states: its options and CSV columns become CLI11 options and column readers, its reports
-// JSON, CSV and text. One shape from the flags, or every row of a CSV file.
+// JSON, CSV and text. One shape from the flags, or every row of a CSV file. A header, so that a program can build the
+// command over a family list of its own (cmd_predict.cpp instantiates it for the built-in families).
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -34,7 +36,7 @@
 #include "synperf/family_commands.hpp"
 
 namespace synperf::cli {
-namespace {
+namespace predict_detail {
 
 // --- what a command states, and the defaults of what it may leave out --------------------------------------------
 
@@ -156,7 +158,7 @@ void add_option(CLI::App& cmd, Inputs& in, const Option& option) {
 }
 
 /// "a", "a and b", "a, b and c".
-std::string listed(const std::vector<std::string>& names) {
+inline std::string listed(const std::vector<std::string>& names) {
     std::string out;
     for (std::size_t i = 0; i < names.size(); ++i) out.append(i == 0 ? "" : i + 1 == names.size() ? " and " : ", ").append(names[i]);
     return out;
@@ -331,9 +333,9 @@ problem_rows<F> read_problems(const predict_options<F>& o, const OnGpu& on_gpu) 
 
 // --- output ---------------------------------------------------------------------------------------------------
 
-nlohmann::json to_json(const family::report& r);
+inline nlohmann::json to_json(const family::report& r);
 
-nlohmann::json to_json(const family::report_value& v) {
+inline nlohmann::json to_json(const family::report_value& v) {
     return std::visit(
         [](const auto& x) -> nlohmann::json {
             using X = std::decay_t<decltype(x)>;
@@ -350,14 +352,14 @@ nlohmann::json to_json(const family::report_value& v) {
         v.data);
 }
 
-nlohmann::json to_json(const family::report& r) {
+inline nlohmann::json to_json(const family::report& r) {
     nlohmann::json out = nlohmann::json::object();
     for (const family::report_field& f : r.fields()) out[f.key] = to_json(f.value);
     return out;
 }
 
 /// A value as a CSV cell: a number with its decimals, or as read back exactly.
-std::string csv_cell(const family::report_value& v) {
+inline std::string csv_cell(const family::report_value& v) {
     return std::visit(
         [&v](const auto& x) -> std::string {
             using X = std::decay_t<decltype(x)>;
@@ -461,7 +463,7 @@ void predict_rows(const predict_options<F>& o, const gpu::runtime_gpu& g, const 
         // Plans are built again here, row by row, so that a long file needs no memory per row.
         const prediction r = trivial ? *trivial : predictor.predict(p, frameworks[i]);
         const typename F::plan_type plan = trivial ? typename F::plan_type{} : G::plan(p, g.numbers);
-        const std::vector<std::string> warnings = trivial ? std::vector<std::string>{} : prediction_warnings<G>(*net, r, p, g);
+        const std::vector<std::string>& warnings = r.warnings;
         const typename C::predicted out{rows.inputs[i], p, plan, r, g, frameworks[i]};
         if (o.json) {
             nlohmann::json row = to_json(json_of<G, F>(out, warnings, !o.csv.empty()));
@@ -526,7 +528,7 @@ void add_command(CLI::App& predict) {
     });
 }
 
-}  // namespace
+}  // namespace predict_detail
 
 template <class Families>
 void add_predict_command(CLI::App& app) {
@@ -534,10 +536,8 @@ void add_predict_command(CLI::App& app) {
     predict->require_subcommand(1);
     Families::for_each([predict](auto type) {
         using F = typename decltype(type)::type;
-        if constexpr (family::HasPredictCommand<F>) add_command<F>(*predict);
+        if constexpr (family::HasPredictCommand<F>) predict_detail::add_command<F>(*predict);
     });
 }
-
-template void add_predict_command<builtin_families>(CLI::App& app);
 
 }  // namespace synperf::cli

@@ -2,10 +2,14 @@
 #pragma once
 /// \file The trained MLP as a cost model.
 #include <array>
+#include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <memory>
 #include <span>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "synperf/cost/concept.hpp"
 #include "synperf/error.hpp"
@@ -38,6 +42,26 @@ public:
         const std::array<std::size_t, 1> level{framework_level};
         return compiled_->evaluate(features, std::span<const std::size_t>(level));
     }
+    /// Features outside the range the network was trained on (beyond 5 % of its width), by name, with the edge value it
+    /// reads instead; and an efficiency at the lowest one it was trained on (the evaluators clamp the network's output
+    /// into the training efficiencies: there, the network said less). Empty when none, or no network is loaded.
+    [[nodiscard]] std::vector<std::string> warnings(std::span<const double> features, double efficiency) const {
+        std::vector<std::string> out;
+        if (net_ == nullptr) return out;
+        const mlp::network& net = *net_;
+        if (net.efficiency_min > 0.0 && std::abs(efficiency - net.efficiency_min) <= 1e-9 * net.efficiency_min)
+            out.push_back("outside the training range: efficiency = " + general(efficiency) +
+                          ", the lowest the model was trained on (the network's own output is lower)");
+        if (net.feature_min.size() != features.size() || net.feature_max.size() != features.size()) return out;
+        for (std::size_t i = 0; i < features.size(); ++i) {
+            const double lo = net.feature_min[i], hi = net.feature_max[i], slack = 0.05 * (hi - lo);
+            if (features[i] < lo - slack || features[i] > hi + slack)
+                out.push_back("outside the training range: " + net.feature_names[i] + " = " + general(features[i]) + " (trained on " +
+                              general(lo) + " .. " + general(hi) + "; the model reads " +
+                              general(net.clamp_to_training_range(i, features[i])) + ")");
+        }
+        return out;
+    }
     /// The network as given (weights in the file's layout); throws `invalid_argument` when none is loaded.
     [[nodiscard]] const mlp::network& network() const {
         if (net_ == nullptr) synperf::detail::report_error("mlp_cost: no network loaded");
@@ -55,6 +79,13 @@ public:
     [[nodiscard]] bool loaded() const noexcept { return net_ != nullptr; }
 
 private:
+    /// Four significant digits, as printf's %.4g.
+    static std::string general(double v) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.4g", v);
+        return buf;
+    }
+
     std::shared_ptr<const mlp::network> net_;
     std::shared_ptr<const mlp::compiled_network> compiled_;
     work::kernel_kind_set trained_;

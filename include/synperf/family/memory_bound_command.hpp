@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-/// \file What the predict commands of the memory-bound families (rmsnorm, silu_mul, elementwise) share: the
+/// \file What the predict commands of the memory-bound families (RMSNorm, SiLU-and-mul, element-wise ops) share: the
 /// activation dtype and framework options, and the launch they report (`family::predict_command`).
 #include <string>
 #include <string_view>

@@ -61,6 +61,9 @@ struct prediction {
     std::string_view bottleneck; ///< the main kernel's limiting pipe
     std::vector<kernel_report> kernels;
     std::vector<double> features;  ///< the cost model's numeric inputs
+    /// What the prediction's reader should know: inputs outside the range the model was trained on (and the edge value
+    /// it read instead), an efficiency at the lowest one it was trained on, an op larger than the GPU's memory.
+    std::vector<std::string> warnings;
 };
 
 /// The latency of an op: its bound over the cost model's efficiency, never below its kernel floor.

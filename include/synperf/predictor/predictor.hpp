@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <concepts>
+#include <cstdio>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,6 +33,13 @@
 namespace synperf {
 
 namespace predictor_detail {
+
+/// Gigabytes with four significant digits, for a warning.
+inline std::string device_gb(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", bytes * 1e-9);
+    return buf;
+}
 
 inline scheduler::schedule_options options_for(const work::kernel_launch& k, const gpu::gpu_numbers& g) {
     scheduler::schedule_options o;
@@ -173,6 +181,13 @@ prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g,
         synperf::detail::report_error(std::string(F::name) + ": the predicted latency is not a finite time (bound " +
                                       synperf::detail::value_text(out.theoretical_us) + " us): an input beyond any modelled GPU or system");
     out.efficiency = modelled_us > out.kernel_floor_us ? efficiency : out.theoretical_us / modelled_us;
+    if constexpr (requires { F::device_bytes(p); }) {
+        if (const double bytes = F::device_bytes(p); bytes > g.memory_bytes)
+            out.warnings.push_back("the op's tensors take " + device_gb(bytes) + " GB, more than the " + device_gb(g.memory_bytes) +
+                                   " GB of device memory: no single GPU runs it");
+    }
+    if constexpr (requires { cost.warnings(std::span<const double>(out.features), efficiency); })
+        for (std::string& w : cost.warnings(std::span<const double>(out.features), out.efficiency)) out.warnings.push_back(std::move(w));
     return out;
 }
 
