@@ -18,6 +18,8 @@
 #include <synperf/predictor/analyze.hpp>
 #include <synperf/system/catalogue.hpp>
 
+#include "constant_network.hpp"
+
 namespace {
 
 using namespace synperf;
@@ -27,32 +29,12 @@ const std::string data_dir = SYNPERF_TEST_DATA_DIR "/e2e/";
 
 e2e::model_config fixture(const std::string& file) { return e2e::load_model_config(data_dir + file); }
 
-/// A network of family F whose efficiency is `eff` for every input: one sigmoid layer, zero weights.
-template <class F>
-std::shared_ptr<const mlp::network> constant_network(double eff) {
-    mlp::network n;
-    n.family = std::string(F::name);
-    for (auto f : F::feature_names) n.feature_names.emplace_back(f);
-    mlp::categorical_input c;
-    c.name = "framework";
-    for (auto l : F::framework_levels) c.levels.emplace_back(l);
-    n.categoricals.push_back(c);
-    mlp::dense_layer l;
-    l.in = n.input_width();
-    l.out = 1;
-    l.act = mlp::activation::sigmoid;
-    l.weights.assign(l.in, 0.0f);
-    l.bias.assign(1, float(std::log(eff / (1.0 - eff))));
-    n.layers.push_back(l);
-    return std::make_shared<const mlp::network>(std::move(n));
-}
-
 /// Every MLP family with a constant efficiency of 0.5: predictions = 2 x the decompositions' bounds.
 e2e::family_models constant_models() {
     e2e::family_models m;
     builtin_families::for_each([&m](auto f) {
         using F = typename decltype(f)::type;
-        m.get<F>() = constant_network<F>(0.5);
+        m.get<F>() = synperf::test::constant_network<F>(0.5);
     });
     return m;
 }

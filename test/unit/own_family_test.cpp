@@ -17,6 +17,7 @@
 #include <synperf/train/builtin_sources.hpp>
 #include <synperf/train/source.hpp>
 
+#include "constant_network.hpp"
 #include "layernorm/layernorm_family.hpp"
 
 namespace {
@@ -26,32 +27,12 @@ using namespace synperf;
 /// The one line: the built-in families and LayerNorm.
 using with_layernorm = builtin_families::append<my::layernorm>;
 
-/// A network of family F whose efficiency is 0.5 for every input.
-template <class F>
-std::shared_ptr<const mlp::network> half_efficiency() {
-    mlp::network n;
-    n.family = std::string(F::name);
-    for (auto f : F::feature_names) n.feature_names.emplace_back(f);
-    mlp::categorical_input c;
-    c.name = "framework";
-    for (auto l : F::framework_levels) c.levels.emplace_back(l);
-    n.categoricals.push_back(c);
-    mlp::dense_layer l;
-    l.in = n.input_width();
-    l.out = 1;
-    l.act = mlp::activation::sigmoid;
-    l.weights.assign(l.in, 0.0f);
-    l.bias.assign(1, 0.0f);  // sigmoid(0) = 0.5
-    n.layers.push_back(l);
-    return std::make_shared<const mlp::network>(std::move(n));
-}
-
 template <class List>
 e2e::basic_family_models<List> half_efficiency_models() {
     e2e::basic_family_models<List> m;
     List::for_each([&m](auto f) {
         using F = typename decltype(f)::type;
-        m.template get<F>() = half_efficiency<F>();
+        m.template get<F>() = synperf::test::constant_network<F>(0.5);
     });
     return m;
 }

@@ -10,6 +10,7 @@
 
 #include "synperf/error.hpp"
 #include "synperf/family/command.hpp"
+#include "synperf/family/moe_command.hpp"  // the grouped GEMM launch's fields, as the moe command reports them
 #include "synperf/family/moe_kernel.hpp"
 #include "synperf/family/report.hpp"
 
@@ -66,18 +67,7 @@ struct predict_command<moe_kernel> {
                                      {"group_m", p.config.group_m},
                                      {"num_warps", p.config.warps},
                                      {"num_stages", p.config.stages}}},
-                   {"gemm", report{{"n", l.n},
-                                   {"k", l.k},
-                                   {"em", l.em},
-                                   {"grid_m", l.grid_m},
-                                   {"grid_n", l.grid_n},
-                                   {"grid_ctas", l.grid},
-                                   {"active_ctas", l.active_ctas},
-                                   {"empty_ctas", l.empty_ctas},
-                                   {"threads", l.threads},
-                                   {"smem_bytes", l.smem_bytes},
-                                   {"useful_flop", l.useful_flop},
-                                   {"weight_bytes", l.weight_bytes}}},
+                   {"gemm", predict_command<moe>::launch_fields(l)},
                    {"padding", report{{"num_tokens_post_padded", plan.alignment.post_padded}, {"sorted_ids_buffer", plan.alignment.buffer}}},
                    {"active_experts", plan.routing.active_experts()}});
         out.merge(cost_terms(o.result.kernels.front()));
