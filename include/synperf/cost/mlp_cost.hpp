@@ -2,9 +2,9 @@
 #pragma once
 /// \file The trained MLP as a cost model.
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstddef>
-#include <cstdio>
 #include <memory>
 #include <span>
 #include <string>
@@ -33,6 +33,14 @@ public:
     explicit mlp_cost(std::shared_ptr<const mlp::network> net)
         : net_(std::move(net)), compiled_(net_ ? std::make_shared<const mlp::compiled_network>(*net_) : nullptr) {
         if (net_ && net_->trained_kernels) trained_ = work::kernel_kind_set(*net_->trained_kernels);
+        if (net_ && net_->feature_min.size() == net_->feature_names.size() && net_->feature_max.size() == net_->feature_names.size()) {
+            auto bounds = std::make_shared<std::vector<std::pair<double, double>>>();
+            for (std::size_t i = 0; i < net_->feature_min.size(); ++i) {
+                const double lo = net_->feature_min[i], hi = net_->feature_max[i], slack = 0.05 * (hi - lo);
+                bounds->emplace_back(lo - slack, hi + slack);
+            }
+            warn_outside_ = std::move(bounds);
+        }
     }
 
     /// The efficiency for `features` (the family's numeric features) at `framework_level` (the index of the
@@ -49,16 +57,29 @@ public:
         std::vector<std::string> out;
         if (net_ == nullptr) return out;
         const mlp::network& net = *net_;
-        if (net.efficiency_min > 0.0 && std::abs(efficiency - net.efficiency_min) <= 1e-9 * net.efficiency_min)
-            out.push_back("outside the training range: efficiency = " + general(efficiency) +
-                          ", the lowest the model was trained on (the network's own output is lower)");
-        if (net.feature_min.size() != features.size() || net.feature_max.size() != features.size()) return out;
+        if (net.efficiency_min > 0.0 && std::abs(efficiency - net.efficiency_min) <= 1e-9 * net.efficiency_min) {
+            std::string& w = out.emplace_back("outside the training range: efficiency = ");
+            append_general(w, efficiency);
+            w += ", the lowest the model was trained on (the network's own output is lower)";
+        }
+        if (warn_outside_ == nullptr || warn_outside_->size() != features.size()) return out;
         for (std::size_t i = 0; i < features.size(); ++i) {
-            const double lo = net.feature_min[i], hi = net.feature_max[i], slack = 0.05 * (hi - lo);
-            if (features[i] < lo - slack || features[i] > hi + slack)
-                out.push_back("outside the training range: " + net.feature_names[i] + " = " + general(features[i]) + " (trained on " +
-                              general(lo) + " .. " + general(hi) + "; the model reads " +
-                              general(net.clamp_to_training_range(i, features[i])) + ")");
+            const auto [below, above] = (*warn_outside_)[i];
+            if (!(features[i] < below || features[i] > above)) continue;
+            const double lo = net.feature_min[i], hi = net.feature_max[i];
+            std::string& w = out.emplace_back();
+            w.reserve(160);
+            w += "outside the training range: ";
+            w += net.feature_names[i];
+            w += " = ";
+            append_general(w, features[i]);
+            w += " (trained on ";
+            append_general(w, lo);
+            w += " .. ";
+            append_general(w, hi);
+            w += "; the model reads ";
+            append_general(w, net.clamp_to_training_range(i, features[i]));
+            w += ')';
         }
         return out;
     }
@@ -79,15 +100,17 @@ public:
     [[nodiscard]] bool loaded() const noexcept { return net_ != nullptr; }
 
 private:
-    /// Four significant digits, as printf's %.4g.
-    static std::string general(double v) {
+    /// Appends `v` with four significant digits, as printf's %.4g writes it.
+    static void append_general(std::string& out, double v) {
         char buf[32];
-        std::snprintf(buf, sizeof buf, "%.4g", v);
-        return buf;
+        const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 4);
+        out.append(buf, r.ptr);
     }
 
     std::shared_ptr<const mlp::network> net_;
     std::shared_ptr<const mlp::compiled_network> compiled_;
+    /// Per feature, the values below and above which it warns: the training range widened by 5 % of its width.
+    std::shared_ptr<const std::vector<std::pair<double, double>>> warn_outside_;
     work::kernel_kind_set trained_;
 };
 

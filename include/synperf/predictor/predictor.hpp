@@ -186,8 +186,13 @@ prediction predict(const typename F::problem_type& p, const gpu::gpu_numbers& g,
             out.warnings.push_back("the op's tensors take " + device_gb(bytes) + " GB, more than the " + device_gb(g.memory_bytes) +
                                    " GB of device memory: no single GPU runs it");
     }
-    if constexpr (requires { cost.warnings(std::span<const double>(out.features), efficiency); })
-        for (std::string& w : cost.warnings(std::span<const double>(out.features), out.efficiency)) out.warnings.push_back(std::move(w));
+    if constexpr (requires { cost.warnings(std::span<const double>(out.features), efficiency); }) {
+        std::vector<std::string> range = cost.warnings(std::span<const double>(out.features), out.efficiency);
+        if (out.warnings.empty())
+            out.warnings = std::move(range);
+        else
+            for (std::string& w : range) out.warnings.push_back(std::move(w));
+    }
     return out;
 }
 
