@@ -13,7 +13,7 @@ need_data() { [[ -d "$data/aiconfigurator" ]] || { echo "SKIPPED: no measured da
 expect_error() {
   local pattern="$1"; shift
   local out; out="$("$synperf" "$@" 2>&1)"; local rc=$?
-  [[ $rc -ne 0 ]] || fail "'$*' exited 0"
+  [[ $rc -eq 2 ]] || fail "'$*' exited $rc, expected 2 (bad input)"
   grep -Eq -e "$pattern" <<<"$out" || fail "'$*' printed '$out', expected /$pattern/"
   echo "ok: $* -> $out"
 }
@@ -170,6 +170,11 @@ case "$case" in
       && grep -q "^note: no measurement of l4, b200_sxm trained the rmsnorm model (its GPUs: a100_sxm, a40, h100_sxm)" "$work/err.txt" \
       || fail "expected one note for l4 and b200_sxm: $(cat "$work/err.txt")"
     expect_error "unknown GPU 'h900'" predict gemm --gpu h100_sxm,h900 --m 8 --n 8 --k 8
+    # `all` is a name like the others: any case, and inside a list, each GPU once.
+    for list in ALL all,h100_sxm h100_sxm,All; do
+      json="$("$synperf" predict rmsnorm --gpu "$list" --tokens 16 --hidden 4096 --json)" || fail "rmsnorm --gpu $list"
+      [[ "$(grep -c '"latency_us"' <<<"$json")" -eq 22 ]] || fail "--gpu $list: expected the 22 GPUs once each"
+    done
     expect_error "has an empty GPU name" predict attention --phase decode --gpu ,h100_sxm --heads 8 --kv-heads 8 --head-dim 128 --batch 1 --seq 64;;
   predict_spec_file)
     "$synperf" predict gemm --gpu-spec "$src/examples/specs/hypothetical_h100_8tbs.spec" --m 16 --n 8192 --k 8192 | grep -q latency || fail "spec"
@@ -177,6 +182,11 @@ case "$case" in
     b="$("$synperf" predict gemm --gpu h100_sxm --set dram_gbps=6700 --m 16 --n 8192 --k 8192 --json | grep '"theoretical_us"')"
     [[ "$a" != "$b" ]] || fail "--set dram_gbps changed nothing";;
   bad_input)
+    # A command line CLI11 cannot read is bad input like any other: exit status 2 and a `synperf:` message naming it.
+    expect_error "^synperf: .*--bogus" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --bogus 1
+    expect_error "^synperf: .*--epochs" train gemm --epochs 0
+    expect_error "^synperf: unknown command 'nosuch'; known: gpus, predict" nosuch
+    expect_error "kv_heads must divide heads \(40 query heads\), got 7" predict elementwise --gpu h100_sxm --op rope --rows 8 --heads 40 --kv-heads 7 --head-dim 128
     expect_error "unknown GPU 'h900'; known: a100_sxm" predict gemm --gpu h900 --m 1 --n 1 --k 1
     expect_error "m must be > 0, got 0" predict gemm --gpu h100_sxm --m 0 --n 8 --k 8
     expect_error "k must be > 0, got -5" predict gemm --gpu h100_sxm --m 8 --n 8 --k -5

@@ -12,7 +12,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 expect_error() {
   local pattern="$1"; shift
   local out; out="$("$synperf" "$@" 2>&1)"; local rc=$?
-  [[ $rc -ne 0 ]] || fail "'$*' exited 0"
+  [[ $rc -eq 2 ]] || fail "'$*' exited $rc, expected 2 (bad input)"
   grep -Eq -e "$pattern" <<<"$out" || fail "'$*' printed '$out', expected /$pattern/"
   echo "ok: $* -> $out"
 }
@@ -23,6 +23,7 @@ skip_without_weights() {
 
 case "$case" in
   e2e_bad_input)
+    expect_error "TP 16 spans more than one node \(h100_sxm.* has 8 GPUs\)" e2e --model qwen3-32b --gpu h100_sxm --tp 16 --prompt-lens 100
     expect_error "unknown model 'gpt-9'; known: llama-3-8b" e2e --model gpt-9 --gpu h100_sxm --prompt-lens 100
     expect_error "64 query heads, which do not split over TP 3" e2e --model qwen3-32b --gpu h100_sxm --tp 3 --prompt-lens 100
     expect_error "expert parallelism needs a MoE model; llama-3.1-8b is dense" e2e --model llama-3.1-8b --gpu h100_sxm --tp 2 --ep 2 --prompt-lens 100

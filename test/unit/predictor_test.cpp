@@ -515,6 +515,15 @@ TEST_CASE("predictor: warnings name the inputs outside the model's training rang
     const prediction huge = rt.predict(gemm_problem{1000000, 100000, 100000}, "sglang");
     CHECK(huge.warnings.front() == "the op's tensors take 420 GB, more than the 84.93 GB of device memory: no single GPU runs it");
 
+    // A network whose output exceeds every training efficiency (a corrupt weight can do it) reads as the highest one.
+    n.efficiency_min = 0.1;
+    n.efficiency_max = 0.4;
+    const runtime_predictor<gemm> capped(hw::h100_sxm::numbers, synperf::cost::mlp_cost(n));
+    const prediction top = capped.predict(gemm_problem{4096, 4096, 4096}, "sglang");
+    CHECK(top.efficiency == doctest::Approx(0.4));
+    REQUIRE(!top.warnings.empty());
+    CHECK(top.warnings.front() == "outside the training range: efficiency = 0.4, the highest the model was trained on (the network's own output is higher)");
+
     // A cost model without a training range gives none.
     const runtime_predictor<gemm, roofline_cost> roofline(hw::h100_sxm::numbers, roofline_cost{});
     CHECK(roofline.predict(gemm_problem{4096, 4096, 4096}, "sglang").warnings.empty());

@@ -56,12 +56,16 @@ inline bool report_narrow_integer(const CLI::ConversionError& e) {
     return true;
 }
 
+/// A command line CLI11 could not read: bad input like any other, so `synperf:` and the message, exit status 2.
+inline void report_parse_error(const CLI::ParseError& e) { fmt::print(stderr, "synperf: {}\n", e.what()); }
+
 }  // namespace synperf::cli::app_detail
 
 namespace synperf::cli {
 
 /// The synperf command line over the families of `Families` (a `family::list`): every command written over a family
-/// list (predict, train, eval) has each of them. Returns the exit status: 2 for bad input.
+/// list (predict, train, eval) has each of them. Returns the exit status: 0, or 2 for bad input (a command line it
+/// cannot read included).
 template <class Families>
 int run_cli(int argc, char** argv) {
     CLI::App app{"synperf: predict GPU kernel latency on GPUs you may not own"};
@@ -79,13 +83,15 @@ int run_cli(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::RequiredError& e) {
-        if (app_detail::report_unknown_subcommand(app)) return e.get_exit_code();
-        return app.exit(e);
+        if (!app_detail::report_unknown_subcommand(app)) app_detail::report_parse_error(e);
+        return 2;
     } catch (const CLI::ConversionError& e) {
-        if (!app_detail::report_narrow_integer(e)) return app.exit(e);
-        return e.get_exit_code();
+        if (!app_detail::report_narrow_integer(e)) app_detail::report_parse_error(e);
+        return 2;
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);  // --help
+        app_detail::report_parse_error(e);
+        return 2;
     } catch (const synperf::error& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 2;

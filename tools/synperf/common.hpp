@@ -2,6 +2,7 @@
 #pragma once
 // Shared pieces of the synperf CLI: GPU selection, data and model locations.
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -46,21 +47,28 @@ struct gpu_choice {
         });
         app.add_option("--set", overrides, "override one GPU field, e.g. --set dram_gbps=4000")->take_all();
     }
+    /// Whether `s` is `all` (any case): the whole catalogue.
+    [[nodiscard]] static bool is_all(std::string_view s) {
+        return s.size() == 3 && std::tolower(static_cast<unsigned char>(s[0])) == 'a' &&
+               std::tolower(static_cast<unsigned char>(s[1])) == 'l' && std::tolower(static_cast<unsigned char>(s[2])) == 'l';
+    }
     /// Whether `--gpu` names several GPUs: a comma-separated list, or `all` (the whole catalogue).
-    [[nodiscard]] bool is_list() const { return name == "all" || name.find(',') != std::string::npos; }
-    /// The GPUs of a list, in the order given (`all`: catalogue order); each name is checked, so an unknown
-    /// one fails before anything runs.
+    [[nodiscard]] bool is_list() const { return is_all(name) || name.find(',') != std::string::npos; }
+    /// The GPUs of a list, in the order given (`all`, in any case and anywhere in the list: the catalogue, in its
+    /// order), each once; each name is checked, so an unknown one fails before anything runs.
     [[nodiscard]] std::vector<std::string> listed_names() const {
         std::vector<std::string> names;
-        if (name == "all") {
-            for (std::string_view n : gpu::known_gpu_names()) names.emplace_back(n);
-            return names;
-        }
+        const auto add = [&names](std::string id) {
+            if (std::ranges::find(names, id) == names.end()) names.push_back(std::move(id));
+        };
         for (std::string::size_type start = 0;;) {
             const std::string::size_type comma = name.find(',', start);
-            names.push_back(name.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-            if (names.back().empty()) throw invalid_argument("synperf: --gpu '" + name + "' has an empty GPU name");
-            (void)gpu::find_gpu(names.back());
+            const std::string element = name.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            if (element.empty()) throw invalid_argument("synperf: --gpu '" + name + "' has an empty GPU name");
+            if (is_all(element))
+                for (std::string_view n : gpu::known_gpu_names()) add(std::string(n));
+            else
+                add(gpu::find_gpu(element).name);
             if (comma == std::string::npos) return names;
             start = comma + 1;
         }

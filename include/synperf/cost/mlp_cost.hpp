@@ -51,8 +51,8 @@ public:
         return compiled_->evaluate(features, std::span<const std::size_t>(level));
     }
     /// Features outside the range the network was trained on (beyond 5 % of its width), by name, with the edge value it
-    /// reads instead; and an efficiency at the lowest one it was trained on (the evaluators clamp the network's output
-    /// into the training efficiencies: there, the network said less). Empty when none, or no network is loaded.
+    /// reads instead; and an efficiency at the lowest or highest one it was trained on (the evaluators clamp the network's
+    /// output into the training efficiencies: there, the network said less or more). Empty when none, or no network.
     [[nodiscard]] std::vector<std::string> warnings(std::span<const double> features, double efficiency) const {
         std::vector<std::string> out;
         if (net_ == nullptr) return out;
@@ -61,6 +61,10 @@ public:
             std::string& w = out.emplace_back("outside the training range: efficiency = ");
             append_general(w, efficiency);
             w += ", the lowest the model was trained on (the network's own output is lower)";
+        } else if (net.efficiency_max < 1.0 && std::abs(efficiency - net.efficiency_max) <= 1e-9 * net.efficiency_max) {
+            std::string& w = out.emplace_back("outside the training range: efficiency = ");
+            append_general(w, efficiency);
+            w += ", the highest the model was trained on (the network's own output is higher)";
         }
         if (warn_outside_ == nullptr || warn_outside_->size() != features.size()) return out;
         for (std::size_t i = 0; i < features.size(); ++i) {

@@ -148,7 +148,13 @@ inline void validate(const run_request& r) {
                                       std::to_string(r.prompt_lens.size()) + " x " + std::to_string(r.decode_steps) + " = " +
                                       std::to_string(generated));
     validate_iteration_us(r.per_iteration_us);
-    if (r.deploy.node) system::validate(*r.deploy.node);
+    if (r.deploy.node) {
+        system::validate(*r.deploy.node);
+        if (r.deploy.tp > r.deploy.node->gpus_per_node)
+            synperf::detail::report_error("e2e: TP " + std::to_string(r.deploy.tp) + " spans more than one node (" + r.deploy.node->name +
+                                          " has " + std::to_string(r.deploy.node->gpus_per_node) +
+                                          " GPUs); tensor parallelism across nodes is not modelled");
+    }
     workload_detail::check_lengths(r.prompt_lens, "prompt length");  // before any sum of them can overflow
     if (r.model.max_position > 0)
         for (std::size_t i = 0; i < r.prompt_lens.size(); ++i)

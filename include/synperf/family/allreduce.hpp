@@ -139,7 +139,9 @@ struct allreduce_problem {
     collective_impl implementation = collective_impl::sglang;
 
     friend bool operator==(const allreduce_problem&, const allreduce_problem&) = default;
-    friend std::size_t hash_value(const allreduce_problem& p) noexcept { return synperf::detail::hash_fields(p.system.name, p.op, p.bytes, p.dtype, p.gpus, p.implementation); }
+    friend std::size_t hash_value(const allreduce_problem& p) noexcept {
+        return synperf::detail::hash_fields(p.system.name, p.op, p.bytes, p.dtype, p.gpus, p.implementation);
+    }
 };
 
 /// Alpha-beta time of one algorithm.

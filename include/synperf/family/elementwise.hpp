@@ -80,7 +80,10 @@ struct elementwise_problem {
     int element_bytes = 2;       ///< activation element size; fp8_quantize reads bf16 (2)
 
     friend bool operator==(const elementwise_problem&, const elementwise_problem&) = default;
-    friend std::size_t hash_value(const elementwise_problem& p) noexcept { return synperf::detail::hash_fields(p.kind, p.rows, p.cols, p.heads, p.kv_heads, p.head_dim, p.rotary_dim, p.vocab, p.gather, p.element_bytes); }
+    friend std::size_t hash_value(const elementwise_problem& p) noexcept {
+        return synperf::detail::hash_fields(p.kind, p.rows, p.cols, p.heads, p.kv_heads, p.head_dim, p.rotary_dim, p.vocab, p.gather,
+                                            p.element_bytes);
+    }
 };
 
 /// Whether an embedding runs PyTorch's vectorized gather: asked for (`gather`), more than 16 rows (PyTorch keeps its
@@ -246,6 +249,9 @@ struct elementwise {
             if (p.heads <= 0 || p.heads > 65536) fail("heads must be in 1..65536, got " + std::to_string(p.heads));
             if (p.kv_heads < 0 || p.kv_heads > p.heads)
                 fail("kv_heads must be in 0..heads (" + std::to_string(p.heads) + "), got " + std::to_string(p.kv_heads));
+            // Grouped-query attention: each KV head serves the same number of query heads, as the attention family requires.
+            if (p.kv_heads > 0 && p.heads % p.kv_heads != 0)
+                fail("kv_heads must divide heads (" + std::to_string(p.heads) + " query heads), got " + std::to_string(p.kv_heads));
             if (p.head_dim <= 0 || p.head_dim % 2 != 0) fail("head_dim must be even and > 0, got " + std::to_string(p.head_dim));
             if (p.rotary_dim < 0 || p.rotary_dim % 2 != 0 || p.rotary_dim > p.head_dim)
                 fail("rotary_dim must be even and in [0, head_dim], got " + std::to_string(p.rotary_dim));

@@ -60,7 +60,9 @@ struct fp8_linear_problem {
     double reuse_distance_bytes = 0;
 
     friend bool operator==(const fp8_linear_problem&, const fp8_linear_problem&) = default;
-    friend std::size_t hash_value(const fp8_linear_problem& p) noexcept { return synperf::detail::hash_fields(p.m, p.n, p.k, p.framework, p.reuse_distance_bytes); }
+    friend std::size_t hash_value(const fp8_linear_problem& p) noexcept {
+        return synperf::detail::hash_fields(p.m, p.n, p.k, p.framework, p.reuse_distance_bytes);
+    }
 };
 
 /// The op's kernels: the GEMM first, then the quantization kernels in launch order.

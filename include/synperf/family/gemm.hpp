@@ -48,7 +48,9 @@ struct gemm_problem {
     double reuse_distance_bytes = 0;
 
     friend bool operator==(const gemm_problem&, const gemm_problem&) = default;
-    friend std::size_t hash_value(const gemm_problem& p) noexcept { return synperf::detail::hash_fields(p.m, p.n, p.k, p.dtype, p.reuse_distance_bytes); }
+    friend std::size_t hash_value(const gemm_problem& p) noexcept {
+        return synperf::detail::hash_fields(p.m, p.n, p.k, p.dtype, p.reuse_distance_bytes);
+    }
 };
 
 /// The launch the decomposer chose.

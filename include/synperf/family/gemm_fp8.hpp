@@ -40,7 +40,9 @@ struct gemm_fp8_problem {
     std::int64_t k = 0;
 
     friend bool operator==(const gemm_fp8_problem&, const gemm_fp8_problem&) = default;
-    friend std::size_t hash_value(const gemm_fp8_problem& p) noexcept { return synperf::detail::hash_fields(p.m, p.n, p.k); }
+    friend std::size_t hash_value(const gemm_fp8_problem& p) noexcept {
+        return synperf::detail::hash_fields(p.m, p.n, p.k);
+    }
 };
 
 /// CUTLASS kernel schedule of the chosen kernel.

@@ -62,7 +62,10 @@ struct moe_problem {
     std::string tuned_configs_gpu{};
 
     friend bool operator==(const moe_problem&, const moe_problem&) = default;
-    friend std::size_t hash_value(const moe_problem& p) noexcept { return synperf::detail::hash_fields(p.tokens, p.hidden, p.inter, p.experts, p.topk, p.tp, p.ep, p.dtype, p.config.has_value(), p.remote, p.tuned_configs_gpu); }
+    friend std::size_t hash_value(const moe_problem& p) noexcept {
+        return synperf::detail::hash_fields(p.tokens, p.hidden, p.inter, p.experts, p.topk, p.tp, p.ep, p.dtype, p.config.has_value(),
+                                            p.remote, p.tuned_configs_gpu);
+    }
 };
 
 /// One of the two grouped GEMMs as launched.

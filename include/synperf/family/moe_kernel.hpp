@@ -44,7 +44,10 @@ struct moe_kernel_problem {
     moe_kernel_config config;  ///< BLOCK_SIZE_M/N/K, GROUP_SIZE_M, num_warps, num_stages
 
     friend bool operator==(const moe_kernel_problem&, const moe_kernel_problem&) = default;
-    friend std::size_t hash_value(const moe_kernel_problem& p) noexcept { return synperf::detail::hash_fields(p.tokens, p.hidden, p.inter, p.experts, p.topk, p.weight, p.config.bm, p.config.bn, p.config.bk, p.config.group_m, p.config.warps, p.config.stages); }
+    friend std::size_t hash_value(const moe_kernel_problem& p) noexcept {
+        return synperf::detail::hash_fields(p.tokens, p.hidden, p.inter, p.experts, p.topk, p.weight, p.config.bm, p.config.bn,
+                                            p.config.bk, p.config.group_m, p.config.warps, p.config.stages);
+    }
 };
 
 /// The decomposition of one launch.

@@ -53,7 +53,9 @@ struct rmsnorm_problem {
     rmsnorm_impl impl = rmsnorm_impl::vllm_scalar;
 
     friend bool operator==(const rmsnorm_problem&, const rmsnorm_problem&) = default;
-    friend std::size_t hash_value(const rmsnorm_problem& p) noexcept { return synperf::detail::hash_fields(p.tokens, p.hidden, p.fused_add, p.element_bytes, p.impl); }
+    friend std::size_t hash_value(const rmsnorm_problem& p) noexcept {
+        return synperf::detail::hash_fields(p.tokens, p.hidden, p.fused_add, p.element_bytes, p.impl);
+    }
 };
 
 namespace rmsnorm_detail {

@@ -43,7 +43,9 @@ struct silu_mul_problem {
     silu_mul_impl impl = silu_mul_impl::vllm_scalar;
 
     friend bool operator==(const silu_mul_problem&, const silu_mul_problem&) = default;
-    friend std::size_t hash_value(const silu_mul_problem& p) noexcept { return synperf::detail::hash_fields(p.tokens, p.d, p.element_bytes, p.impl); }
+    friend std::size_t hash_value(const silu_mul_problem& p) noexcept {
+        return synperf::detail::hash_fields(p.tokens, p.d, p.element_bytes, p.impl);
+    }
 };
 
 namespace silu_mul_detail {
