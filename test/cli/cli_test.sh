@@ -88,6 +88,12 @@ case "$case" in
       || fail "no summary: $(cat "$work/measured_err.txt")"
     "$synperf" predict gemm --gpu h100_sxm --csv "$work/measured.csv" --json 2>/dev/null | grep -c '"error_pct"' | grep -qx 2 \
       || fail "--json rows lack error_pct"
+    grep -q "^warning: .*median row measured" "$work/measured_err.txt" && fail "microseconds read as another unit"
+    # Nanoseconds in the microsecond column: the summary says the unit looks wrong.
+    printf 'm,n,k,measured_us\n1,4096,4096,10000\n4096,4096,4096,200000\n' > "$work/measured_ns.csv"
+    "$synperf" predict gemm --gpu h100_sxm --csv "$work/measured_ns.csv" 2>&1 >/dev/null \
+      | grep -q "^warning: on h100_sxm, the median row measured .* times the prediction: is measured_us in microseconds" \
+      || fail "no unit warning for nanoseconds in measured_us"
     # The error is (predicted - measured) / measured: recompute it from the printed columns.
     awk -F, 'NR > 1 {e = 100 * ($5 - $(NF - 1)) / $(NF - 1); if (e - $NF > 0.01 || $NF - e > 0.01) bad = 1} END {exit bad}' <<<"$out" \
       || fail "error_pct is not (latency - measured) / measured: $out"
@@ -289,6 +295,14 @@ case "$case" in
     printf '\xef\xbb\xbfm,n,k\r\n1024,1024,1024\r\n' > "$work/bom.csv"
     "$synperf" predict gemm --gpu h100_sxm --csv "$work/bom.csv" | grep -q '^h100_sxm,1024,1024,1024,' || fail "a CSV file with a BOM"
     expect_error "train --out .*: the folder .* does not exist" train rmsnorm --out "$work/no/such/dir/x.mlp"
+    # Without --out, the weights go under the working directory, never into the source tree; checked before training.
+    mkdir -p "$work/empty_cwd"
+    ( cd "$work/empty_cwd" && expect_error "train: the default output models/rmsnorm.mlp: the folder .*empty_cwd/models does not exist" train rmsnorm )
+    if [[ "$(id -u)" != 0 ]]; then  # root writes anywhere
+      mkdir -p "$work/read_only" && chmod a-w "$work/read_only"
+      expect_error "train --out .*read_only/x.mlp: cannot be written" train rmsnorm --out "$work/read_only/x.mlp"
+      chmod u+w "$work/read_only"
+    fi
     # A word that is not a command names itself and the commands there are.
     expect_error "unknown command 'nope'; known: gpus, predict, train, ensemble, eval, e2e, calibrate" nope
     expect_error "unknown command 'gemmm'; known: gemm, attention, .*, elementwise$" predict gemmm

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -10,6 +11,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <unistd.h>
 
 #include <fmt/core.h>
 
@@ -166,8 +169,14 @@ void train_one(const train::family_source& fam, const train_cli_options& o, cons
                report.best_epoch, report.best_val_loss, secs);
 }
 
+/// Where `train` writes without --out: models/<family>.mlp, or models/protocol/<family>.mlp, under the working
+/// directory (never into the source tree the binary was built from).
+std::filesystem::path default_out(const std::string& family, bool protocol) {
+    return protocol ? std::filesystem::path("models") / "protocol" / (family + ".mlp") : std::filesystem::path("models") / (family + ".mlp");
+}
+
 /// The checks of the options CLI11 cannot make, done before any data is read so a mistake costs no training.
-void check_train_options(const train_cli_options& o) {
+void check_train_options(const train_cli_options& o, const std::string& family) {
     if (o.ensemble && o.restarts < 2)
         throw invalid_argument(fmt::format("synperf: train --ensemble: needs --restarts 2 or more (the members), got {}",
                                            o.restarts));
@@ -176,16 +185,18 @@ void check_train_options(const train_cli_options& o) {
     for (const std::size_t w : o.hidden)
         if (w < 1 || w > mlp::max_width)
             throw invalid_argument(fmt::format("synperf: train --hidden: every width must be 1 .. {}, got {}", mlp::max_width, w));
-    if (!o.out.empty()) {
-        const std::filesystem::path parent = std::filesystem::absolute(o.out).parent_path();
-        if (!std::filesystem::is_directory(parent))
-            throw invalid_argument("synperf: train --out " + o.out + ": the folder " + parent.string() + " does not exist");
-        if (std::filesystem::is_directory(o.out)) throw invalid_argument("synperf: train --out " + o.out + ": is a folder");
-    }
+    // Where the weights go is checked before training, so that a folder that is missing or read-only costs nothing.
+    const std::filesystem::path out = o.out.empty() ? default_out(family, o.protocol) : std::filesystem::path(o.out);
+    const std::string flag = o.out.empty() ? "synperf: train: the default output " + out.string() : "synperf: train --out " + o.out;
+    const std::filesystem::path parent = std::filesystem::absolute(out).parent_path();
+    if (!std::filesystem::is_directory(parent)) throw invalid_argument(flag + ": the folder " + parent.string() + " does not exist");
+    if (std::filesystem::is_directory(out)) throw invalid_argument(flag + ": is a folder");
+    if (::access(parent.c_str(), W_OK) != 0 || (std::filesystem::exists(out) && ::access(out.c_str(), W_OK) != 0))
+        throw invalid_argument(flag + ": cannot be written (permission denied)");
 }
 
 void run_train(const train::family_source& fam, const train_cli_options& o) {
-    check_train_options(o);
+    check_train_options(o, fam.name);
     const auto dir = require_data_dir(o.data);
     const data::protocol proto = fam.protocol();
     std::vector<std::string> notes;
@@ -196,10 +207,10 @@ void run_train(const train::family_source& fam, const train_cli_options& o) {
     if (!o.protocol) {
         // Shipped weights: every GPU, the seen-test shapes included, validation by the same shape hash.
         train_one(fam, o, samples, [](const train::sample&) { return true; }, "shipped",
-                  o.out.empty() ? model_path(fam.name, false).string() : o.out);
+                  o.out.empty() ? default_out(fam.name, false).string() : o.out);
         return;
     }
-    const std::string base = o.out.empty() ? model_path(fam.name, true).string() : o.out;
+    const std::string base = o.out.empty() ? default_out(fam.name, true).string() : o.out;
     for (const train::protocol_fold& fold : train::protocol_folds(fam))
         train_one(fam, o, samples, [&fold](const train::sample& s) { return fold.fits_on(s); }, "protocol",
                   train::fold_path(base, fold));
@@ -230,7 +241,7 @@ void add_train_command(CLI::App& app, std::vector<train::family_source> families
     for (train::family_source& fam : families) {
         auto* sub = train_cmd->add_subcommand(fam.name, fam.summary);
         sub->add_option("--data", o.data, "measured-data directory (default: $SYNPERF_DATA or ../shared/data)");
-        sub->add_option("--out", o.out, "weights file to write (default: models/" + fam.name + ".mlp, or models/protocol/" +
+        sub->add_option("--out", o.out, "weights file to write (default, under the working directory: models/" + fam.name + ".mlp, or models/protocol/" +
                                             fam.name + ".mlp" + (fam.leave_one_out ? "; leave-one-out: <stem>.loo-<gpu>.mlp per GPU)" : ")"));
         sub->add_flag("--protocol", o.protocol, "train on the protocol's train GPUs only (the weights `synperf eval` uses)");
         sub->add_option("--epochs", o.epochs, "maximum epochs")->capture_default_str()->check(number_in(1, 400));

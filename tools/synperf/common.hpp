@@ -260,6 +260,15 @@ public:
         for (std::size_t i = 0; i < predicted_.size(); ++i) signed_sum += error_pct(i);
         fmt::print(stderr, "measured on {}: {} rows, MAPE {:.1f} %, P90 {:.1f} %, mean signed error {:+.1f} %\n", gpu, s.n,
                    s.mape, s.p90, signed_sum / double(s.n));
+        // A column in another unit (nanoseconds, milliseconds) reads as a model off by a power of ten: say so.
+        std::vector<double> ratios;
+        for (std::size_t i = 0; i < predicted_.size(); ++i) ratios.push_back(measured_[i] / predicted_[i]);
+        std::nth_element(ratios.begin(), ratios.begin() + std::ptrdiff_t(ratios.size() / 2), ratios.end());
+        if (const double median = ratios.empty() ? 1.0 : ratios[ratios.size() / 2]; median > 100.0 || median < 0.01)
+            fmt::print(stderr,
+                       "warning: on {}, the median row measured {:.3g} times the prediction: is {} in microseconds (not "
+                       "nanoseconds or milliseconds)?\n",
+                       gpu, median, measured_column);
     }
 
 private:
