@@ -391,7 +391,7 @@ case "$case" in
       --experts 8 --topk 2 | grep -q latency || fail "moe on a spec-file GPU"
     # An op whose tensors exceed the GPU's memory is predicted, and the reader is told no single GPU runs it.
     out="$("$synperf" predict gemm --gpu h100_sxm --m 1000000 --n 100000 --k 100000 2>&1 >/dev/null)"
-    grep -q "warning: the op's tensors take 420 GB, more than the 84.93 GB of device memory: no single GPU runs it" <<<"$out" || fail "no memory warning: $out"
+    grep -q "warning: h100_sxm: the op's tensors take 420 GB, more than the 84.93 GB of device memory: no single GPU runs it" <<<"$out" || fail "no memory warning: $out"
     "$synperf" predict gemm --gpu h100_sxm --m 4096 --n 4096 --k 4096 2>&1 >/dev/null | grep -q "device memory" \
       && fail "a GEMM that fits got a memory warning"
     # CSV rows have no room for warnings: one summary on stderr names the rows.
@@ -498,6 +498,9 @@ case "$case" in
       --gpu h100_sxm --heads 32 --head-dim 128 --csv "$work/attn_bad.csv"
     expect_error "drop --q-lens/--kv-lens" predict attention --gpu h100_sxm --heads 8 --head-dim 128 --q-lens 4 --csv "$work/batches.csv";;
   predict_memory_bound)
+    # A tiny op's bound is printed with its significant digits, not as 0.000 us.
+    "$synperf" predict elementwise --gpu h100_sxm --op residual_add --rows 1 --cols 8 2>/dev/null \
+      | grep -Eq "^  theoretical  [0-9.]+e-0[0-9] us" || fail "a tiny bound printed as zero"
     # Embedded shipped models: no data directory needed.
     out="$(SYNPERF_DATA=/nonexistent "$synperf" predict rmsnorm --gpu h100_sxm --tokens 4096 --hidden 5120 --json)" || fail "predict rmsnorm"
     for key in latency_us efficiency theoretical_us bottleneck kernel grid_ctas threads waves; do grep -q "\"$key\"" <<<"$out" || fail "no $key in $out"; done

@@ -122,6 +122,10 @@ case "$case" in
     grep -q "note: .*mistral.json: sliding_window 4096: attention over a sliding window is not modelled" "$work/notes.txt" \
       || fail "no sliding-window note: $(cat "$work/notes.txt")"
     grep -q '"unmodelled"' <<<"$out" || fail "no unmodelled list in $out"
+    # An activation other than SiLU is said, not silently predicted as SiLU.
+    sed 's/"sliding_window":4096/"hidden_act":"gelu"/' "$work/mistral.json" > "$work/gelu.json"
+    "$synperf" e2e --model "$work/gelu.json" --gpu h100_sxm --prompt-lens 100 --decode-steps 1 2>&1 >/dev/null \
+      | grep -q "note: .*gelu.json: hidden_act 'gelu': only SiLU is modelled" || fail "no note for hidden_act gelu"
     # A GPU renamed with --set keeps its node: the tensor-parallel all-reduces are the same.
     stock="$("$synperf" e2e --model llama-3.1-8b --gpu h100_sxm --tp 2 --prompt-lens 100 --decode-steps 1 --json 2>&1)"
     skip_without_weights "$stock"

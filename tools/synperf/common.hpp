@@ -180,9 +180,9 @@ private:
 /// rests on the GPU's spec alone, and `synperf eval` shows the accuracy to expect.
 inline void note_unmeasured_gpu(const mlp::network& net, std::string_view gpu) { unmeasured_gpu_notes::instance().add(net, gpu); }
 
-/// Prints a prediction's warnings on stderr.
-inline void print_warnings(const std::vector<std::string>& warnings) {
-    for (const std::string& w : warnings) fmt::print(stderr, "warning: {}\n", w);
+/// Prints a prediction's warnings on stderr, each naming its GPU (a --gpu list prints several).
+inline void print_warnings(const std::vector<std::string>& warnings, std::string_view gpu) {
+    for (const std::string& w : warnings) fmt::print(stderr, "warning: {}: {}\n", gpu, w);
 }
 
 /// The warnings of a `predict … --csv` run printed as CSV, whose rows have no room for them: one summary on stderr at

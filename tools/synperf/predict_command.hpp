@@ -482,7 +482,7 @@ void predict_rows(const predict_options<F>& o, const gpu::runtime_gpu& g, const 
             csv_warnings.add(i, warnings);
         } else {
             for (const std::string& line : text_of<F>(out)) fmt::print("{}\n", line);
-            print_warnings(warnings);
+            print_warnings(warnings, g.name);
             if constexpr (requires { C::spec::notes(out); })
                 for (const std::string& note : C::spec::notes(out)) fmt::print(stderr, "{}\n", note);
         }

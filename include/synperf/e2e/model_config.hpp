@@ -255,6 +255,17 @@ inline void note_unmodelled_fields(const json::document& doc, model_config& m) {
                                    "': only 16-bit weights and activations are modelled (FP8 weights when the deployment asks "
                                    "for them); the model is predicted in bf16");
     }
+    // The gated MLP is priced as SiLU-and-mul; another activation moves the same bytes but is another kernel.
+    for (const char* key : {"hidden_act", "hidden_activation"}) {
+        const nlohmann::json* act = member(doc, key);
+        if (act == nullptr || act->is_null()) continue;
+        if (!act->is_string()) throw field_error(doc, key, std::string("expected \"") + key + "\" an activation name, got another value");
+        const std::string& name = act->get_ref<const std::string&>();
+        if (name != "silu" && name != "swish")
+            m.unmodelled.push_back(std::string(key) + " '" + name +
+                                   "': only SiLU is modelled; the MLP's activation is predicted as SiLU-and-mul (the same bytes "
+                                   "moved, other arithmetic)");
+    }
     // Qwen2 configs carry a sliding_window with use_sliding_window false; Mistral's is on whenever it is set.
     const nlohmann::json* window = member(doc, "sliding_window");
     if (window != nullptr && !(window->is_number() && number(*window) >= 0 && number(*window) == std::floor(number(*window))))

@@ -180,11 +180,14 @@ template <class... Parts>
                r.kernels.size() > 1 ? cat(" (", k.name, ", the first of ", r.kernels.size(), " kernels)") : std::string());
 }
 
+/// A time in µs with three decimals, or three significant digits below 0.1 µs (a tiny op's bound is not 0.000).
+[[nodiscard]] inline std::string microseconds(double us) { return us == 0.0 || us >= 0.1 ? fixed(us, 3) : general(us, 3); }
+
 /// The lines a prediction's text starts with under its title: latency, efficiency, the theoretical time with the
 /// pipe that bounds it, and the bound's terms.
 [[nodiscard]] inline std::vector<std::string> prediction_lines(const prediction& r) {
-    return {cat("  latency      ", fixed(r.latency_us, 3), " us"), cat("  efficiency   ", efficiency(r.efficiency)),
-            cat("  theoretical  ", fixed(r.theoretical_us, 3), " us (bottleneck: ", r.bottleneck, ")"), bound_terms_line(r)};
+    return {cat("  latency      ", microseconds(r.latency_us), " us"), cat("  efficiency   ", efficiency(r.efficiency)),
+            cat("  theoretical  ", microseconds(r.theoretical_us), " us (bottleneck: ", r.bottleneck, ")"), bound_terms_line(r)};
 }
 
 }  // namespace text
