@@ -336,6 +336,14 @@ case "$case" in
     mkdir -p "$work/fp8_data/aiconfigurator/h100_sxm"
     printf 'kernel_source,gemm_dtype,m,n,k,latency\ntorch_flow,fp8,16,1,4096,0.01\n' > "$work/fp8_data/aiconfigurator/h100_sxm/gemm_perf.csv"
     expect_error "h100_sxm/gemm_perf.csv:2: fp8_linear: n must be a multiple of 16" eval fp8_linear --data "$work/fp8_data"
+    # A GPU whose table holds only its header is named, not silently left out of the table.
+    mkdir -p "$work/thin_data/aiconfigurator/h100_sxm" "$work/thin_data/aiconfigurator/b200_sxm"
+    { echo 'kernel_source,gemm_dtype,m,n,k,latency'
+      for m in 1 2 4 8 16 32 64 128 256 512 1024 2048; do for n in 1024 4096 8192; do
+        echo "torch_flow,bfloat16,$m,$n,4096,$(awk -v m="$m" -v n="$n" 'BEGIN { printf "%.4f", 0.005 + 2 * m * n * 4096 / 6e14 * 1e3 }')"
+      done; done; } > "$work/thin_data/aiconfigurator/h100_sxm/gemm_perf.csv"
+    printf 'kernel_source,gemm_dtype,m,n,k,latency\n' > "$work/thin_data/aiconfigurator/b200_sxm/gemm_perf.csv"
+    "$synperf" eval gemm --data "$work/thin_data" 2>&1 | grep -q "note: no measured row of b200_sxm" || fail "a header-only GPU left out silently"
     # A table that is there but cannot be read is an error, not a GPU left out.
     mkdir -p "$work/broken_data/aiconfigurator/h100_sxm"
     ln -sf /nonexistent/gemm_perf.csv "$work/broken_data/aiconfigurator/h100_sxm/gemm_perf.csv"

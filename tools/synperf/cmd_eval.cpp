@@ -177,6 +177,17 @@ family_eval evaluate_family(const train::family_source& fam, const eval_cli_opti
         analyses.emplace_back(&set, fam.load(dir, proto, set, notes));
         if (analyses.size() == 1) out.notes = std::move(notes);
     }
+    // A GPU the protocol names whose measurements are missing, or a header without rows, would leave the table without
+    // its row and say nothing: say it.
+    std::vector<std::string> protocol_gpus = proto.train;
+    for (const auto& held : proto.held_out) protocol_gpus.push_back(held.first);
+    std::string without_rows;
+    for (const std::string& gpu : protocol_gpus)
+        if (!analyses.empty() &&
+            std::none_of(analyses.front().second.begin(), analyses.front().second.end(), [&gpu](const train::sample& s) { return s.gpu == gpu; }))
+            without_rows += (without_rows.empty() ? "" : ", ") + gpu;
+    if (!without_rows.empty())
+        out.notes.push_back("no measured row of " + without_rows + " (their files are missing or hold no data rows): the table has no row for them");
 
     train::evaluation groups;
     if (dump != nullptr) {
