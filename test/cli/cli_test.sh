@@ -214,6 +214,13 @@ case "$case" in
     expect_error "--heads: expected a 32-bit integer \(at most 2147483647\), got 3000000000" predict attention --phase decode --gpu h100_sxm --heads 3000000000 --head-dim 128 --batch 1 --seq 64
     printf 'm,n,k\n1,2,3\n' | gzip > "$work/shapes.csv.gz"
     expect_error "shapes.csv.gz:1:1: expected a text CSV table, got the control byte 0x1f" predict gemm --gpu h100_sxm --csv "$work/shapes.csv.gz"
+    printf 'm,n,k\r8,4096,4096\r' > "$work/mac.csv"
+    expect_error "mac.csv:1:6: a line ends in a carriage return alone" predict gemm --gpu h100_sxm --csv "$work/mac.csv"
+    head -c 64 "$synperf" > "$work/binary.spec"
+    expect_error "binary.spec:1:1: expected a text GPU spec file, got the control byte 0x7f" predict gemm --gpu-spec "$work/binary.spec" --m 8 --n 8 --k 8
+    # A size neither a column nor its option gives is named, not read as a zero.
+    printf 'tokens\n8\n' > "$work/no_hidden.csv"
+    expect_error "no_hidden.csv:1: no column 'hidden' and no --hidden" predict rmsnorm --gpu h100_sxm --csv "$work/no_hidden.csv"
     printf 'm,n,k\n1,2\n' > "$work/bad.csv"
     expect_error "bad.csv:2: expected 3 fields, got 2" predict gemm --gpu h100_sxm --csv "$work/bad.csv"
     printf 'synperf-mlp 9\n' > "$work/bad.mlp"

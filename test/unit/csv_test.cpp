@@ -50,8 +50,12 @@ TEST_CASE("csv: a binary, compressed or UTF-16 file is named as one, at the firs
                          doctest::Contains("x.csv:2:3: expected a text CSV table, got the control byte 0x7f"), load_error);
     CHECK_THROWS_WITH_AS(csv_table("m,n\n1,2\0\n"s, "nul.csv"),
                          doctest::Contains("nul.csv:2:4: expected a text CSV table, got the control byte 0x00"), load_error);
-    CHECK_THROWS_WITH_AS(csv_table("\xFF\xFEm\0,\0n\0"s, "u16.csv"), doctest::Contains("u16.csv:1:1: expected a UTF-8 text CSV table, got UTF-16"),
+    CHECK_THROWS_WITH_AS(csv_table("\xFF\xFEm\0,\0n\0"s, "u16.csv"), doctest::Contains("u16.csv:1:1: expected a text CSV table in UTF-8, got UTF-16"),
                          load_error);
+    // Lines ended by a carriage return alone would read as one line with a puzzling field count.
+    CHECK_THROWS_WITH_AS(csv_table("m,n\r1,2\r"s, "mac.csv"),
+                         doctest::Contains("mac.csv:1:4: a line ends in a carriage return alone (an old Mac text file?)"), load_error);
+    CHECK(csv_table("m,n\r\n1,2\r\n", "crlf.csv").rows() == 1);
     // Tabs are text.
     CHECK(csv_table("m\tx,n\n1,2\n", "tab.csv").rows() == 1);
 }

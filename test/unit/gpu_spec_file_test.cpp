@@ -295,3 +295,10 @@ TEST_CASE("fields_outside_catalogue: only numbers beyond every catalogue GPU") {
     CHECK(out[0].starts_with("sm_count = 1024 (catalogue: "));
     CHECK(out[1].starts_with("smem_bytes_per_clk = 64 (catalogue: "));
 }
+
+TEST_CASE("spec file: a binary file is named as one, its bytes not printed back") {
+    CHECK_THROWS_WITH_AS((void)synperf::gpu::parse_gpu_spec(std::string("\x7f" "ELF\x02\x01\x01\0\0", 9), "ls.spec"),
+                         doctest::Contains("ls.spec:1:1: expected a text GPU spec file, got the control byte 0x7f"), synperf::load_error);
+    CHECK_THROWS_WITH_AS((void)synperf::gpu::parse_gpu_spec("name = x\rbase = h100_sxm\r", "mac.spec"),
+                         doctest::Contains("mac.spec:1:9: a line ends in a carriage return alone"), synperf::load_error);
+}

@@ -227,6 +227,8 @@ struct size_column {
     std::string_view name;
     std::string_view alias;  ///< another accepted name, or empty
     bool zero_is_value = false;
+    bool needed = false;     ///< the variant needs it: from the option or from the column
+    std::string_view flag;   ///< the option that gives it for every row
     std::function<void(Inputs&, std::int64_t)> set;
     std::function<std::int64_t(const Inputs&)> get;
 
@@ -252,8 +254,8 @@ std::vector<size_column<typename command_of<F>::inputs>> size_columns(std::size_
             if (option.column_name.empty() || (option.applies_to & family::variant_bit(variant)) == 0) return;
             const auto member = option.member;
             const std::string_view name = option.column_name;
-            out.push_back({name, option.column_alias, option.zero_is_value,
-                           [member, name](Inputs& in, std::int64_t v) {
+            out.push_back({name, option.column_alias, option.zero_is_value, (option.needed_in & family::variant_bit(variant)) != 0,
+                           option.flag(), [member, name](Inputs& in, std::int64_t v) {
                                if constexpr (std::is_same_v<typename Option::value_type, int>) {
                                    if (v > std::numeric_limits<int>::max())
                                        throw invalid_argument("column '" + std::string(name) + "': expected at most 2^31 - 1, got " +
@@ -289,6 +291,10 @@ void check_columns(const data::csv_table& t, const std::vector<size_column<typen
     }
     known.push_back(measured_column);
     t.require_known_columns(known, fmt::format("predict {}", C::name));
+    // A size the op needs that neither a column nor its option gives is named, not read as a zero the family rejects.
+    for (const auto& c : sizes)
+        if (c.needed && !c.column_in(t) && c.get(given) == c.get(defaults))
+            throw load_error(t.source(), 1, 0, fmt::format("no column '{}' and no {}: give the size by one of them", c.name, c.flag));
     if (C::csv == family::csv_rows::every_column)
         for (const auto& c : sizes)
             if (!c.column_in(t)) (void)t.column(c.name);  // the table's own error for a missing column

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "synperf/detail/regular_file.hpp"
+#include "synperf/detail/text_file.hpp"
 #include "synperf/error.hpp"
 
 namespace synperf::data {
@@ -144,31 +145,8 @@ private:
         return v;
     }
 
-    /// A control byte (other than tab, CR, LF) means a binary, compressed or UTF-16 file was given for a CSV table: say so
-    /// at its line, where the field splitter would report a puzzling row length or print the bytes as a column name.
-    void require_text() const {
-        if (text_.starts_with("\xFF\xFE") || text_.starts_with("\xFE\xFF"))
-            throw load_error(source_, 1, 1, "expected a UTF-8 text CSV table, got UTF-16 (its byte-order mark); save it as UTF-8");
-        std::size_t line_no = 1, column = 1;
-        for (const char c : text_) {
-            const auto byte = static_cast<unsigned char>(c);
-            if (byte == '\n') {
-                ++line_no;
-                column = 1;
-                continue;
-            }
-            if ((byte < 0x20 && byte != '\t' && byte != '\r') || byte == 0x7f) {
-                static constexpr char hex[] = "0123456789abcdef";
-                throw load_error(source_, line_no, column,
-                                 std::string("expected a text CSV table, got the control byte 0x") + hex[byte >> 4] + hex[byte & 15] +
-                                     " (a binary, compressed or UTF-16 file?)");
-            }
-            ++column;
-        }
-    }
-
     void parse() {
-        require_text();
+        detail::require_text(text_, source_, "a text CSV table");
         std::string_view all(text_);
         std::size_t pos = all.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // a UTF-8 byte-order mark, as spreadsheets write
         std::size_t line_no = 0;

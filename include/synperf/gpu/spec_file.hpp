@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "synperf/detail/regular_file.hpp"
+#include "synperf/detail/text_file.hpp"
 #include "synperf/error.hpp"
 #include "synperf/gpu/numbers.hpp"
 #include "synperf/gpu/registry.hpp"
@@ -211,6 +212,7 @@ inline std::optional<std::string> set_number_field(gpu_numbers& n, const number_
     std::string name, display_name, base;
     std::size_t name_line = 0, display_line = 0, base_line = 0;
 
+    synperf::detail::require_text(text, src, "a text GPU spec file");
     if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 byte-order mark, as some editors write
     std::size_t line_no = 0;
     while (!text.empty()) {
