@@ -118,6 +118,11 @@ case "$case" in
     printf 'gpus,bytes,measured_us\n8,1048576,30\n' > "$work/measured_ar.csv"
     "$synperf" predict allreduce --gpu h100_sxm --csv "$work/measured_ar.csv" 2>&1 >/dev/null | grep -q '^measured on h100_sxm: 1 rows' \
       || fail "predict allreduce: no measured summary"
+    # A collective on one GPU is predicted to take no time: its row has no error and is not averaged in.
+    printf 'gpus,bytes,measured_us\n1,1048576,3\n8,1048576,30\n' > "$work/measured_ar1.csv"
+    out="$("$synperf" predict allreduce --gpu h100_sxm --csv "$work/measured_ar1.csv" 2>&1)" || fail "allreduce with a 1-GPU row: $out"
+    grep -q "^measured on h100_sxm: 1 rows predicted to take no time (one GPU, no communication) are not scored" <<<"$out" \
+      && grep -q "^measured on h100_sxm: 1 rows, MAPE" <<<"$out" || fail "a 1-GPU row was scored: $out"
     echo "ok: measured_us columns and summaries";;
   h200_measurements)
     # The H200 measurements in bench/measure/h200_sxm set against the models: every figure the docs quote is what the

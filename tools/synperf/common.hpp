@@ -239,10 +239,12 @@ public:
 
     /// The CSV header's extra columns.
     [[nodiscard]] std::string_view header_columns() const noexcept { return measured_.empty() ? "" : ",measured_us,error_pct"; }
-    /// Records row `i`'s prediction; returns its extra CSV fields.
+    /// Records row `i`'s prediction; returns its extra CSV fields (no error for an op predicted to take no time, such as
+    /// a collective on one GPU: it is not scored).
     [[nodiscard]] std::string csv_fields(std::size_t i, double predicted_us) {
         if (measured_.empty()) return {};
         record(i, predicted_us);
+        if (!scored(i)) return fmt::format(",{:.4f},", measured_[i]);
         return fmt::format(",{:.4f},{:+.2f}", measured_[i], error_pct(i));
     }
     /// Records row `i`'s prediction and adds its measured fields to `row`.
@@ -250,21 +252,30 @@ public:
         if (measured_.empty()) return;
         record(i, predicted_us);
         row["measured_us"] = measured_[i];
-        row["error_pct"] = error_pct(i);
+        if (scored(i)) row["error_pct"] = error_pct(i);
     }
-    /// Prints the summary of the rows recorded so far on stderr.
+    /// Prints the summary of the scored rows recorded so far on stderr.
     void print_summary(std::string_view gpu) const {
         if (measured_.empty()) return;
-        const train::error_summary s = train::summarize(predicted_, std::span(measured_).first(predicted_.size()));
+        std::vector<double> predicted, measured, ratios;
         double signed_sum = 0;
-        for (std::size_t i = 0; i < predicted_.size(); ++i) signed_sum += error_pct(i);
+        for (std::size_t i = 0; i < predicted_.size(); ++i) {
+            if (!scored(i)) continue;
+            predicted.push_back(predicted_[i]);
+            measured.push_back(measured_[i]);
+            ratios.push_back(measured_[i] / predicted_[i]);
+            signed_sum += error_pct(i);
+        }
+        if (const std::size_t unscored = predicted_.size() - predicted.size(); unscored > 0)
+            fmt::print(stderr, "measured on {}: {} rows predicted to take no time (one GPU, no communication) are not scored\n", gpu,
+                       unscored);
+        if (predicted.empty()) return;
+        const train::error_summary s = train::summarize(predicted, measured);
         fmt::print(stderr, "measured on {}: {} rows, MAPE {:.1f} %, P90 {:.1f} %, mean signed error {:+.1f} %\n", gpu, s.n,
                    s.mape, s.p90, signed_sum / double(s.n));
         // A column in another unit (nanoseconds, milliseconds) reads as a model off by a power of ten: say so.
-        std::vector<double> ratios;
-        for (std::size_t i = 0; i < predicted_.size(); ++i) ratios.push_back(measured_[i] / predicted_[i]);
         std::nth_element(ratios.begin(), ratios.begin() + std::ptrdiff_t(ratios.size() / 2), ratios.end());
-        if (const double median = ratios.empty() ? 1.0 : ratios[ratios.size() / 2]; median > 100.0 || median < 0.01)
+        if (const double median = ratios[ratios.size() / 2]; median > 100.0 || median < 0.01)
             fmt::print(stderr,
                        "warning: on {}, the median row measured {:.3g} times the prediction: is {} in microseconds (not "
                        "nanoseconds or milliseconds)?\n",
@@ -278,6 +289,8 @@ private:
     }
     /// Signed error of row `i`'s prediction, percent.
     [[nodiscard]] double error_pct(std::size_t i) const { return 100.0 * (predicted_[i] - measured_[i]) / measured_[i]; }
+    /// Whether row `i` is scored: an op predicted to take no time has no relative error.
+    [[nodiscard]] bool scored(std::size_t i) const { return predicted_[i] > 0.0; }
 
     std::vector<double> measured_;
     std::vector<double> predicted_;
