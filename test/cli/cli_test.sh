@@ -737,6 +737,11 @@ case "$case" in
     head -11 "$measured" > "$work/fit.csv"
     { echo m,n,k; tail -n +12 "$measured" | cut -d, -f1-3; } > "$work/rest.csv"
     "$synperf" predict gemm --gpu h200_sxm --csv "$work/fit.csv" > "$work/fit_pred.csv" 2>/dev/null || fail "predict the fitted rows"
+    # Nanoseconds in measured_us: the fit is made, with a warning that the unit looks wrong.
+    awk -F, -v OFS=, 'NR == 1 {for (i = 1; i <= NF; ++i) if ($i == "measured_us") c = i; print; next} {$c = $c * 1000; print}' \
+      "$work/fit_pred.csv" > "$work/fit_pred_ns.csv"
+    "$synperf" calibrate --fit "$work/fit_pred_ns.csv" 2>&1 >/dev/null | grep -q "^warning: GPU h200_sxm: the median row measured .* is measured_us in microseconds" \
+      || fail "no unit warning for a fit on nanoseconds"
     "$synperf" predict gemm --gpu h200_sxm --csv "$work/rest.csv" > "$work/rest_pred.csv" || fail "predict the other rows"
     out="$("$synperf" calibrate --fit "$work/fit_pred.csv")" || fail "calibrate --fit"
     row="$(grep -E '^\| h200_sxm \| 10 \| [0-9.]+ \| [0-9.]+ \| (none|scale|trend) \| ' <<<"$out")" || fail "no h200_sxm fit: $out"

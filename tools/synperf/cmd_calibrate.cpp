@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `synperf calibrate`: a correction of a model's predictions fitted on a few measurements of the same GPU.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -74,6 +75,15 @@ gpu_fits fit_per_gpu(const std::string& path) {
                              fmt::format("{} has 1 measured row; a calibration needs at least 2 per GPU",
                                          gpu.empty() ? std::string("the file") : "GPU " + gpu));
         out.fits.emplace(gpu, fit_latency_calibration(g.predicted, g.measured));
+        // A measured column in nanoseconds or milliseconds fits a scale of a power of ten, which no model is off by: say so.
+        std::vector<double> ratios;
+        for (std::size_t i = 0; i < g.predicted.size(); ++i) ratios.push_back(g.measured[i] / g.predicted[i]);
+        std::nth_element(ratios.begin(), ratios.begin() + std::ptrdiff_t(ratios.size() / 2), ratios.end());
+        if (const double median = ratios[ratios.size() / 2]; median > 100.0 || median < 0.01)
+            fmt::print(stderr,
+                       "warning: {}: the median row measured {:.3g} times the prediction: is {} in microseconds (not "
+                       "nanoseconds or milliseconds)? The fit would scale every prediction by that much\n",
+                       gpu.empty() ? path : "GPU " + gpu, median, measured_column);
     }
     return out;
 }
