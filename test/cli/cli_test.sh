@@ -196,6 +196,7 @@ case "$case" in
     # A command line CLI11 cannot read is bad input like any other: exit status 2 and a `synperf:` message naming it.
     expect_error "^synperf: .*--bogus" predict gemm --gpu h100_sxm --m 8 --n 8 --k 8 --bogus 1
     expect_error "^synperf: .*--epochs" train gemm --epochs 0
+    expect_error "^synperf: --batch: must be in \\[2, 1048576\\], got 1" train rmsnorm --batch 1
     expect_error "^synperf: unknown command 'nosuch'; known: gpus, predict" nosuch
     expect_error "kv_heads must divide heads \(40 query heads\), got 7" predict elementwise --gpu h100_sxm --op rope --rows 8 --heads 40 --kv-heads 7 --head-dim 128
     expect_error "unknown GPU 'h900'; known: a100_sxm" predict gemm --gpu h900 --m 1 --n 1 --k 1

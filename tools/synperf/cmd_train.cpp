@@ -140,8 +140,13 @@ void train_one(const train::family_source& fam, const train_cli_options& o, cons
         const std::vector<const train::sample*> rows = train::subsample(all_train_rows, max_rows, seed);
         fmt::print(stderr, "synperf train {} ({} weights, seed {}): {} rows, {} train, {} validation\n", fam.name, kind, seed,
                    samples.size(), rows.size(), val_rows.size());
-        if (rows.empty() || val_rows.empty())
-            throw invalid_argument("synperf: train " + fam.name + ": no training or validation rows");
+        if (rows.empty())
+            throw invalid_argument("synperf: train " + fam.name + ": no training rows (the data holds no row of a training GPU: " +
+                                   "check --data and the files of those GPUs)");
+        if (val_rows.empty())
+            throw invalid_argument(fmt::format("synperf: train {}: no validation rows: the {} training rows fall in too few shapes for a "
+                                               "validation part (each shape's hash picks its part); give rows of more shapes",
+                                               fam.name, rows.size()));
         train::train_options opt = train::options_for(fam);
         opt.max_epochs = o.epochs;
         opt.seed = seed;
@@ -255,7 +260,9 @@ void add_train_command(CLI::App& app, std::vector<train::family_source> families
         sub->add_option("--max-rows", o.max_rows,
                         "deterministic subsample of the training rows (default " + std::to_string(fam.default_max_rows) +
                             "; 0 = all)");
-        sub->add_option("--batch", o.batch, "minibatch size")->capture_default_str()->check(number_in(1, 1048576));
+        sub->add_option("--batch", o.batch, "minibatch size (at least 2: the network's batch normalization needs two rows)")
+            ->capture_default_str()
+            ->check(number_in(2, 1048576));
         add_integer_list_option(*sub, "--hidden", o.hidden, "hidden layer widths, first to last (default 256,128,64)");
         sub->add_option("--dropout", o.dropout, "dropout probability after each hidden layer")
             ->capture_default_str()

@@ -479,9 +479,9 @@ inline CLI::Validator number_in(double lo, double hi) {
             double value = 0;
             if (std::string error = read_option_number(text, value); !error.empty()) return error;
             if (value >= lo && value <= hi) return {};
-            return fmt::format("must be in [{:g}, {:g}], got {}", lo, hi, text);
+            return fmt::format("must be in [{}, {}], got {}", lo, hi, text);
         },
-        fmt::format("in [{:g}, {:g}]", lo, hi), "in range");
+        fmt::format("in [{}, {}]", lo, hi), "in range");
 }
 
 /// Makes every option of `app` and its subcommands that takes a value reject an empty one (`--out ''`): an empty
